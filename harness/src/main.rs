@@ -1,0 +1,50 @@
+//! `arena`: tmbot's harness (perft, game replay, Tsetlin Machine training, benchmarks, ...).
+
+mod bench;
+mod cv;
+mod explain;
+mod perft;
+mod replay;
+mod train;
+
+use clap::{Parser, Subcommand};
+
+/// tmbot's harness.
+#[derive(Parser)]
+#[command(name = "arena", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaves of the legal-move tree (rules oracle and speed test).
+    Perft(perft::Args),
+    /// Replay every game of a PDN file and report the ones that fail.
+    Replay(replay::Args),
+    /// Train a Tsetlin Machine on a dataset and save the model.
+    Train(train::Args),
+    /// k-fold cross-validation of a Tsetlin Machine.
+    Cv(cv::Args),
+    /// Print a trained model's clauses as readable rules.
+    Explain(explain::Args),
+    /// Benchmarks (perft, playouts, Tsetlin Machine).
+    Bench(bench::Args),
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(args) => perft::run(args),
+        Command::Replay(args) => replay::run(args),
+        Command::Train(args) => train::run(args),
+        Command::Cv(args) => cv::run(args),
+        Command::Explain(args) => explain::run(args),
+        Command::Bench(args) => bench::run(args),
+    };
+    if let Err(err) = result {
+        eprintln!("arena: error: {err:#}");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,1 @@
+//! Booleanizers: game positions to bit vectors (with feature names) for learning.

@@ -1,0 +1,1 @@
+//! English checkers (American checkers, English draughts): rules, notation, records.

@@ -1,0 +1,3 @@
+//! Hex: rules, board representation, cell names, records.
+
+pub mod geometry;

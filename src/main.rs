@@ -1,0 +1,5 @@
+//! The `tmbot` engine binary.
+
+fn main() {
+    println!("tmbot {}", env!("CARGO_PKG_VERSION"));
+}

@@ -1,0 +1,1 @@
+//! The Tsetlin Machine (no game dependencies).
