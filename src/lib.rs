@@ -8,5 +8,6 @@
 
 pub mod features;
 pub mod game;
+pub mod protocol;
 pub mod rng;
 pub mod tm;

@@ -1,0 +1,136 @@
+//! The engine loop: read command lines, dispatch them through a [`Registry`], write framed
+//! responses. A reader thread watches the input so that `# interrupt` can stop a running
+//! search; the loop ends on `quit` or when the input closes.
+
+use super::line::{self, CommandLine};
+use super::registry::Registry;
+use super::response;
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::thread;
+
+/// Longest accepted command line in bytes; longer lines are answered with an error.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// The result of one command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// The framed response, ready to write.
+    pub text: String,
+    /// True after `quit`.
+    pub quit: bool,
+}
+
+/// Runs one command line against `state` and returns the framed reply (`None` for a line
+/// with no command).
+pub fn respond<S>(registry: &Registry<S>, state: &mut S, raw: &str) -> Option<Reply> {
+    let command = line::parse(raw)?;
+    let (result, quit) = run(registry, state, &command);
+    let text = match result {
+        Ok(text) => response::format(true, command.id, &text),
+        Err(message) => response::format(false, command.id, &message),
+    };
+    Some(Reply { text, quit })
+}
+
+fn run<S>(
+    registry: &Registry<S>,
+    state: &mut S,
+    command: &CommandLine,
+) -> (Result<String, String>, bool) {
+    let id = &registry.identity;
+    let result = match command.name.as_str() {
+        "protocol_version" => Ok(id.protocol_version.to_string()),
+        "name" => Ok(id.name.to_string()),
+        "version" => Ok(id.version.to_string()),
+        "known_command" => match command.args.first() {
+            Some(name) => Ok(registry.knows(name).to_string()),
+            None => Err("missing argument: command name".to_string()),
+        },
+        "list_commands" => Ok(registry.list()),
+        "help" => Ok(registry.help()),
+        "quit" => return (Ok(String::new()), true),
+        name => match registry.find(name) {
+            Some(cmd) => (cmd.handler)(state, &command.args),
+            None => Err(format!("unknown command: {name}")),
+        },
+    };
+    (result, false)
+}
+
+/// What the reader thread passes to the loop.
+enum Input {
+    Line(String),
+    TooLong,
+}
+
+/// Reads one line of at most [`MAX_LINE`] bytes (lossy UTF-8); `None` at end of input.
+fn read_line(input: &mut impl BufRead) -> Option<Input> {
+    let mut buf = Vec::new();
+    let n = std::io::Read::take(&mut *input, MAX_LINE as u64 + 1)
+        .read_until(b'\n', &mut buf)
+        .ok()?;
+    if n == 0 {
+        return None;
+    }
+    if buf.len() > MAX_LINE && buf.last() != Some(&b'\n') {
+        // Skip the rest of the overlong line.
+        let mut rest = Vec::new();
+        let _ = input.read_until(b'\n', &mut rest);
+        return Some(Input::TooLong);
+    }
+    Some(Input::Line(String::from_utf8_lossy(&buf).into_owned()))
+}
+
+/// Serves commands from `input` to `output` until `quit` or end of input. `stop` is raised
+/// when the controller sends `# interrupt` (and when the input closes) so that a running
+/// search can return early; it is lowered before each command starts.
+pub fn serve<S, R, W>(
+    registry: &Registry<S>,
+    state: &mut S,
+    input: R,
+    mut output: W,
+    stop: Arc<AtomicBool>,
+) -> std::io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write,
+{
+    let (tx, rx) = mpsc::channel();
+    let reader_stop = Arc::clone(&stop);
+    thread::spawn(move || {
+        let mut input = input;
+        while let Some(item) = read_line(&mut input) {
+            if let Input::Line(text) = &item {
+                if line::is_interrupt(text) {
+                    reader_stop.store(true, Ordering::SeqCst);
+                    continue;
+                }
+            }
+            if tx.send(item).is_err() {
+                return;
+            }
+        }
+        reader_stop.store(true, Ordering::SeqCst);
+    });
+    for item in rx {
+        stop.store(false, Ordering::SeqCst);
+        let reply = match item {
+            Input::Line(text) => respond(registry, state, &text),
+            Input::TooLong => Some(Reply {
+                text: response::format(false, None, &format!("line longer than {MAX_LINE} bytes")),
+                quit: false,
+            }),
+        };
+        if let Some(reply) = reply {
+            output.write_all(reply.text.as_bytes())?;
+            output.flush()?;
+            if reply.quit {
+                break;
+            }
+        }
+    }
+    Ok(())
+}
