@@ -134,3 +134,85 @@ where
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::registry::{Command, Identity};
+
+    fn echo(count: &mut u32, args: &[String]) -> Result<String, String> {
+        *count += 1;
+        match args.first() {
+            Some(a) if a == "fail" => Err("asked to fail".into()),
+            _ => Ok(args.join(" ")),
+        }
+    }
+
+    const COMMANDS: [Command<u32>; 1] = [Command {
+        name: "echo",
+        usage: "echo ARGS",
+        handler: echo,
+    }];
+
+    fn registry() -> Registry<u32> {
+        Registry {
+            identity: Identity {
+                name: "test",
+                version: "1",
+                protocol_version: "2",
+            },
+            commands: &COMMANDS,
+        }
+    }
+
+    fn transcript(input: &str) -> (String, u32) {
+        let mut count = 0;
+        let mut out = Vec::new();
+        let stop = Arc::new(AtomicBool::new(false));
+        serve(
+            &registry(),
+            &mut count,
+            std::io::Cursor::new(input.as_bytes().to_vec()),
+            &mut out,
+            stop,
+        )
+        .unwrap();
+        (String::from_utf8(out).unwrap(), count)
+    }
+
+    #[test]
+    fn dispatch_and_framing() {
+        let (out, count) = transcript(
+            "1 echo a b\n\n# comment\necho fail\nnope\nknown_command echo\nknown_command nope\n",
+        );
+        assert_eq!(
+            out,
+            "=1 a b\n\n? asked to fail\n\n? unknown command: nope\n\n= true\n\n= false\n\n"
+        );
+        assert_eq!(count, 2);
+    }
+
+    #[test]
+    fn list_commands_includes_registered_ones() {
+        let (out, _) = transcript("list_commands\n");
+        assert!(out.starts_with("= protocol_version\n"));
+        assert!(out.ends_with("quit\necho\n\n"));
+    }
+
+    #[test]
+    fn quit_stops_reading() {
+        let (out, count) = transcript("quit\necho after\n");
+        assert_eq!(out, "= \n\n");
+        assert_eq!(count, 0);
+    }
+
+    #[test]
+    fn overlong_lines_are_refused_and_the_loop_goes_on() {
+        let long = "x".repeat(MAX_LINE + 10);
+        let (out, _) = transcript(&format!("{long}\nname\n"));
+        assert_eq!(
+            out,
+            format!("? line longer than {MAX_LINE} bytes\n\n= test\n\n")
+        );
+    }
+}
