@@ -10,4 +10,5 @@ pub mod features;
 pub mod game;
 pub mod protocol;
 pub mod rng;
+pub mod stop;
 pub mod tm;

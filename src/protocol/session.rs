@@ -5,10 +5,9 @@
 use super::line::{self, CommandLine};
 use super::registry::Registry;
 use super::response;
+use crate::stop::StopFlag;
 use std::io::{BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use std::sync::Arc;
 use std::thread;
 
 /// Longest accepted command line in bytes; longer lines are answered with an error.
@@ -92,20 +91,20 @@ pub fn serve<S, R, W>(
     state: &mut S,
     input: R,
     mut output: W,
-    stop: Arc<AtomicBool>,
+    stop: StopFlag,
 ) -> std::io::Result<()>
 where
     R: BufRead + Send + 'static,
     W: Write,
 {
     let (tx, rx) = mpsc::channel();
-    let reader_stop = Arc::clone(&stop);
+    let reader_stop = stop.clone();
     thread::spawn(move || {
         let mut input = input;
         while let Some(item) = read_line(&mut input) {
             if let Input::Line(text) = &item {
                 if line::is_interrupt(text) {
-                    reader_stop.store(true, Ordering::SeqCst);
+                    reader_stop.raise();
                     continue;
                 }
             }
@@ -113,10 +112,10 @@ where
                 return;
             }
         }
-        reader_stop.store(true, Ordering::SeqCst);
+        reader_stop.raise();
     });
     for item in rx {
-        stop.store(false, Ordering::SeqCst);
+        stop.lower();
         let reply = match item {
             Input::Line(text) => respond(registry, state, &text),
             Input::TooLong => Some(Reply {
@@ -168,7 +167,7 @@ mod tests {
     fn transcript(input: &str) -> (String, u32) {
         let mut count = 0;
         let mut out = Vec::new();
-        let stop = Arc::new(AtomicBool::new(false));
+        let stop = StopFlag::default();
         serve(
             &registry(),
             &mut count,
