@@ -22,16 +22,14 @@ pub struct Reply {
     pub quit: bool,
 }
 
-/// Runs one command line against `state` and returns the framed reply (`None` for a line
-/// with no command).
-pub fn respond<S>(registry: &Registry<S>, state: &mut S, raw: &str) -> Option<Reply> {
-    let command = line::parse(raw)?;
-    let (result, quit) = run(registry, state, &command);
+/// Runs one parsed command against `state` and returns the framed reply.
+pub fn respond<S>(registry: &Registry<S>, state: &mut S, command: &CommandLine) -> Reply {
+    let (result, quit) = run(registry, state, command);
     let text = match result {
         Ok(text) => response::format(true, command.id, &text),
         Err(message) => response::format(false, command.id, &message),
     };
-    Some(Reply { text, quit })
+    Reply { text, quit }
 }
 
 fn run<S>(
@@ -114,10 +112,21 @@ where
         }
         reader_stop.raise();
     });
-    for item in rx {
+    let mut lines = rx.into_iter();
+    while let Some(item) = lines.next() {
         stop.lower();
         let reply = match item {
-            Input::Line(text) => respond(registry, state, &text),
+            Input::Line(text) => line::parse(&text).map(|mut command| {
+                for _ in 0..(registry.continuation_lines)(&command) {
+                    match lines.next() {
+                        Some(Input::Line(more)) => command
+                            .args
+                            .extend(line::clean(&more).split_whitespace().map(str::to_string)),
+                        Some(Input::TooLong) | None => break,
+                    }
+                }
+                respond(registry, state, &command)
+            }),
             Input::TooLong => Some(Reply {
                 text: response::format(false, None, &format!("line longer than {MAX_LINE} bytes")),
                 quit: false,
@@ -147,11 +156,18 @@ mod tests {
         }
     }
 
-    const COMMANDS: [Command<u32>; 1] = [Command {
-        name: "echo",
-        usage: "echo ARGS",
-        handler: echo,
-    }];
+    const COMMANDS: [Command<u32>; 2] = [
+        Command {
+            name: "echo",
+            usage: "echo ARGS",
+            handler: echo,
+        },
+        Command {
+            name: "multi",
+            usage: "multi: two more lines",
+            handler: echo,
+        },
+    ];
 
     fn registry() -> Registry<u32> {
         Registry {
@@ -161,6 +177,7 @@ mod tests {
                 protocol_version: "2",
             },
             commands: &COMMANDS,
+            continuation_lines: |c| if c.name == "multi" { 2 } else { 0 },
         }
     }
 
@@ -195,7 +212,13 @@ mod tests {
     fn list_commands_includes_registered_ones() {
         let (out, _) = transcript("list_commands\n");
         assert!(out.starts_with("= protocol_version\n"));
-        assert!(out.ends_with("quit\necho\n\n"));
+        assert!(out.ends_with("quit\necho\nmulti\n\n"));
+    }
+
+    #[test]
+    fn continuation_lines_become_arguments() {
+        let (out, _) = transcript("multi a\nb c\nd\necho e\n");
+        assert_eq!(out, "= a b c d\n\n= e\n\n");
     }
 
     #[test]
