@@ -1,9 +1,10 @@
 //! Move generation: compulsory captures with free choice of sequence, complete multi-jumps,
 //! crowning that ends the move, kings in all four directions.
 
-use super::board::{king_row, Position};
-use super::moves::{Move, STEPS};
+use super::board::{Position, BLACK_KING_ROW, WHITE_KING_ROW};
+use super::moves::Move;
 use crate::game::Color;
+use std::marker::PhantomData;
 
 /// How capture sequences that differ only in their path are treated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -15,47 +16,117 @@ pub enum CaptureMode {
     Paths,
 }
 
-/// Shifts `bits` by a signed step of the padded layout.
-#[inline(always)]
-fn shift(bits: u64, step: i8) -> u64 {
-    if step > 0 {
-        bits << step
-    } else {
-        bits >> -step
+/// The side to move as a type, so that bitboard code is compiled once per colour with its
+/// shift directions fixed.
+pub(crate) trait Side {
+    /// Index of the side's pieces in [`Position`].
+    const US: usize;
+    /// The row where the side's men are crowned.
+    const KING_ROW: u64;
+    /// The colour.
+    const COLOR: Color;
+    /// The opponent.
+    type Other: Side;
+
+    /// Shifts toward the opponent (a man's forward step).
+    fn ahead(bits: u64, n: u32) -> u64;
+    /// Shifts toward the own side.
+    fn behind(bits: u64, n: u32) -> u64;
+}
+
+/// Black: forward is toward higher square numbers (left shifts).
+pub(crate) struct BlackSide;
+/// White: forward is toward lower square numbers (right shifts).
+pub(crate) struct WhiteSide;
+
+impl Side for BlackSide {
+    const US: usize = 0;
+    const KING_ROW: u64 = BLACK_KING_ROW;
+    const COLOR: Color = Color::Black;
+    type Other = WhiteSide;
+    #[inline(always)]
+    fn ahead(bits: u64, n: u32) -> u64 {
+        bits << n
+    }
+    #[inline(always)]
+    fn behind(bits: u64, n: u32) -> u64 {
+        bits >> n
     }
 }
 
-/// The direction codes a man of `color` may use (toward the opponent's side).
-#[inline(always)]
-fn man_codes(color: Color) -> [usize; 2] {
-    match color {
-        Color::Black => [0, 1],
-        Color::White => [2, 3],
+impl Side for WhiteSide {
+    const US: usize = 1;
+    const KING_ROW: u64 = WHITE_KING_ROW;
+    const COLOR: Color = Color::White;
+    type Other = BlackSide;
+    #[inline(always)]
+    fn ahead(bits: u64, n: u32) -> u64 {
+        bits >> n
+    }
+    #[inline(always)]
+    fn behind(bits: u64, n: u32) -> u64 {
+        bits << n
     }
 }
 
-/// The pieces allowed to step or jump in direction `code`: all own pieces forward, kings only
-/// backward.
+/// The pieces of side `S` (with `own`, `opp`, `kings` and `empty` squares) that can capture.
 #[inline(always)]
-fn movers(pos: &Position, code: usize) -> u64 {
-    let own = pos.pieces[pos.side.index()];
-    if man_codes(pos.side).contains(&code) {
-        own
-    } else {
-        own & pos.kings
+pub(crate) fn side_jumpers<S: Side>(own: u64, opp: u64, kings: u64, empty: u64) -> u64 {
+    let forward =
+        (S::behind(opp, 4) & S::behind(empty, 8)) | (S::behind(opp, 5) & S::behind(empty, 10));
+    let backward =
+        (S::ahead(opp, 4) & S::ahead(empty, 8)) | (S::ahead(opp, 5) & S::ahead(empty, 10));
+    (own & forward) | (own & kings & backward)
+}
+
+/// Number of non-capturing steps of side `S`.
+#[inline(always)]
+pub(crate) fn side_step_count<S: Side>(own: u64, kings: u64, empty: u64) -> u64 {
+    let k = own & kings;
+    ((S::ahead(own, 4) & empty).count_ones()
+        + (S::ahead(own, 5) & empty).count_ones()
+        + (S::behind(k, 4) & empty).count_ones()
+        + (S::behind(k, 5) & empty).count_ones()) as u64
+}
+
+/// Calls `f(from_bit, to_bit)` for every non-capturing step of side `S`.
+#[inline(always)]
+pub(crate) fn side_steps<S: Side>(own: u64, kings: u64, empty: u64, mut f: impl FnMut(u64, u64)) {
+    let k = own & kings;
+    for n in [4, 5] {
+        let mut targets = S::ahead(own, n) & empty;
+        while targets != 0 {
+            let to = targets & targets.wrapping_neg();
+            targets ^= to;
+            f(S::behind(to, n), to);
+        }
+        let mut targets = S::behind(k, n) & empty;
+        while targets != 0 {
+            let to = targets & targets.wrapping_neg();
+            targets ^= to;
+            f(S::ahead(to, n), to);
+        }
     }
+}
+
+/// Calls `$f::<S>(args)` with `S` the side to move of `$pos`.
+macro_rules! for_side {
+    ($pos:expr, $f:ident ( $($arg:expr),* )) => {
+        match $pos.side {
+            Color::Black => $f::<BlackSide>($($arg),*),
+            Color::White => $f::<WhiteSide>($($arg),*),
+        }
+    };
 }
 
 /// The pieces of the side to move that can capture.
 #[inline]
 pub(crate) fn jumpers(pos: &Position) -> u64 {
-    let opp = pos.pieces[pos.side.opponent().index()];
-    let empty = pos.empty_squares();
-    let mut found = 0;
-    for (code, &step) in STEPS.iter().enumerate() {
-        found |= movers(pos, code) & shift(opp, -step) & shift(empty, -2 * step);
+    fn of<S: Side>(pos: &Position) -> u64 {
+        let empty = pos.empty_squares();
+        side_jumpers::<S>(pos.pieces[S::US], pos.pieces[1 - S::US], pos.kings, empty)
     }
-    found
+    for_side!(pos, of(pos))
 }
 
 /// Receives the moves found by the generator.
@@ -80,105 +151,199 @@ impl Sink for Counter {
     }
 }
 
-/// The fixed data of one piece's capture search.
-struct CaptureSearch {
+/// One piece's capture search for side `S`: follows every jump continuation and pushes each
+/// complete sequence into the sink.
+struct CaptureSearch<'a, S: Side, K: Sink> {
     from: u8,
-    king: bool,
     opponents: u64,
     /// Empty squares, including the origin (a jumping piece leaves it).
     empty: u64,
-    king_row: u64,
-    codes: [usize; 4],
-    code_count: usize,
+    sink: &'a mut K,
+    side: PhantomData<S>,
 }
 
-impl CaptureSearch {
-    /// Follows every continuation from `at`, pushing each complete sequence.
-    fn extend<S: Sink>(&self, at: u8, captured: u64, jumps: u8, path: u32, sink: &mut S) {
+/// Direction code (see `moves::STEPS`) of a step toward the opponent by `n` for side `S`
+/// (`backward`: toward the own side).
+#[inline(always)]
+fn code<S: Side>(n: u32, backward: bool) -> u32 {
+    let base = (n - 4) | if backward { 2 } else { 0 };
+    match S::COLOR {
+        Color::Black => base,
+        Color::White => base ^ 2,
+    }
+}
+
+impl<S: Side, K: Sink> CaptureSearch<'_, S, K> {
+    /// Continues a man's sequence from the single bit `at`: men jump forward only, so they
+    /// never meet a captured piece again; reaching the king row ends the move.
+    fn man(&mut self, at: u64, captured: u64, jumps: u8, path: u32) {
         let mut extended = false;
-        for &code in &self.codes[..self.code_count] {
-            let step = STEPS[code] as i32;
-            let land = at as i32 + 2 * step;
-            if !(0..64).contains(&land) {
-                continue;
-            }
-            let middle = 1u64 << (at as i32 + step);
-            let landing = 1u64 << land;
-            if self.opponents & middle & !captured == 0 || self.empty & landing == 0 {
-                continue;
-            }
-            extended = true;
-            let path = path | (code as u32) << (2 * jumps);
-            let captured = captured | middle;
-            if !self.king && landing & self.king_row != 0 {
-                sink.push(self.finish(land as u8, captured, jumps + 1, path));
-            } else {
-                self.extend(land as u8, captured, jumps + 1, path, sink);
+        for n in [4, 5] {
+            let middle = S::ahead(at, n) & self.opponents;
+            let landing = S::ahead(middle, n) & self.empty;
+            if landing != 0 {
+                extended = true;
+                let path = path | code::<S>(n, false) << (2 * jumps);
+                if landing & S::KING_ROW != 0 {
+                    self.push(landing, captured | middle, jumps + 1, path);
+                } else {
+                    self.man(landing, captured | middle, jumps + 1, path);
+                }
             }
         }
         if !extended && jumps > 0 {
-            sink.push(self.finish(at, captured, jumps, path));
+            self.push(at, captured, jumps, path);
+        }
+    }
+
+    /// Continues a king's sequence from the single bit `at`, in all four directions.
+    fn king(&mut self, at: u64, captured: u64, jumps: u8, path: u32) {
+        let mut extended = false;
+        let capturable = self.opponents & !captured;
+        for (n, backward) in [(4, false), (5, false), (4, true), (5, true)] {
+            let step = |bits: u64| {
+                if backward {
+                    S::behind(bits, n)
+                } else {
+                    S::ahead(bits, n)
+                }
+            };
+            let middle = step(at) & capturable;
+            let landing = step(middle) & self.empty;
+            if landing != 0 {
+                extended = true;
+                let path = path | code::<S>(n, backward) << (2 * jumps);
+                self.king(landing, captured | middle, jumps + 1, path);
+            }
+        }
+        if !extended && jumps > 0 {
+            self.push(at, captured, jumps, path);
         }
     }
 
     #[inline(always)]
-    fn finish(&self, to: u8, captured: u64, jumps: u8, path: u32) -> Move {
-        Move {
+    fn push(&mut self, at: u64, captured: u64, jumps: u8, path: u32) {
+        self.sink.push(Move {
             from: self.from,
-            to,
+            to: at.trailing_zeros() as u8,
             jumps,
             path,
             captured,
+        });
+    }
+}
+
+/// Pushes every capture sequence of side `S` (`jumpers`: its pieces that can capture).
+fn side_captures<S: Side>(pos: &Position, mut jumpers: u64, sink: &mut impl Sink) {
+    let opponents = pos.pieces[1 - S::US];
+    let empty = pos.empty_squares();
+    while jumpers != 0 {
+        let bit = jumpers & jumpers.wrapping_neg();
+        jumpers ^= bit;
+        let mut search = CaptureSearch::<S, _> {
+            from: bit.trailing_zeros() as u8,
+            opponents,
+            empty: empty | bit,
+            sink: &mut *sink,
+            side: PhantomData,
+        };
+        if pos.kings & bit != 0 {
+            search.king(bit, 0, 0, 0);
+        } else {
+            search.man(bit, 0, 0, 0);
         }
     }
 }
 
 /// Pushes every capture sequence of the side to move (`jumpers` non-zero).
-fn captures<S: Sink>(pos: &Position, mut jumpers: u64, sink: &mut S) {
-    let side = pos.side;
-    let opponents = pos.pieces[side.opponent().index()];
-    let empty = pos.empty_squares();
-    while jumpers != 0 {
-        let from = jumpers.trailing_zeros() as u8;
-        jumpers &= jumpers - 1;
-        let bit = 1u64 << from;
-        let king = pos.kings & bit != 0;
-        let [a, b] = man_codes(side);
-        let search = CaptureSearch {
-            from,
-            king,
-            opponents,
-            empty: empty | bit,
-            king_row: king_row(side),
-            codes: [a, b, a ^ 2, b ^ 2],
-            code_count: if king { 4 } else { 2 },
-        };
-        search.extend(from, 0, 0, 0, sink);
-    }
+fn captures(pos: &Position, jumpers: u64, sink: &mut impl Sink) {
+    for_side!(pos, side_captures(pos, jumpers, sink))
 }
 
 /// Pushes every non-capturing step of the side to move.
 fn steps(pos: &Position, out: &mut Vec<Move>) {
-    let empty = pos.empty_squares();
-    for (code, &step) in STEPS.iter().enumerate() {
-        let mut targets = shift(movers(pos, code), step) & empty;
-        while targets != 0 {
-            let to = targets.trailing_zeros() as i8;
-            targets &= targets - 1;
-            out.push(Move::step((to - step) as u8, to as u8));
-        }
+    fn of<S: Side>(pos: &Position, out: &mut Vec<Move>) {
+        side_steps::<S>(
+            pos.pieces[S::US],
+            pos.kings,
+            pos.empty_squares(),
+            |from, to| {
+                out.push(Move::step(
+                    from.trailing_zeros() as u8,
+                    to.trailing_zeros() as u8,
+                ))
+            },
+        )
     }
+    for_side!(pos, of(pos, out))
 }
 
 /// Number of non-capturing steps of the side to move.
 #[inline]
 fn count_steps(pos: &Position) -> u64 {
-    let empty = pos.empty_squares();
-    STEPS
-        .iter()
-        .enumerate()
-        .map(|(code, &step)| (shift(movers(pos, code), step) & empty).count_ones() as u64)
-        .sum()
+    fn of<S: Side>(pos: &Position) -> u64 {
+        side_step_count::<S>(pos.pieces[S::US], pos.kings, pos.empty_squares())
+    }
+    for_side!(pos, of(pos))
+}
+
+/// Number of complete capture sequences of side `S`'s men standing on `men` (all of which
+/// can jump), counted for all of them at once: men only jump forward, so a sequence never
+/// meets its own captured pieces or vacated squares again, and for one fixed sequence of
+/// directions the squares reached stay distinct.
+#[inline(always)]
+fn side_man_capture_count<S: Side>(men: u64, opp: u64, empty: u64) -> u64 {
+    // A man crosses at most 7 rows, two per jump, so sequences have at most 3 jumps and the
+    // stack of square sets still to extend never holds more than 4.
+    let mut pending = [0u64; 4];
+    pending[0] = men;
+    let mut len = 1;
+    let mut total = 0;
+    while len > 0 {
+        len -= 1;
+        let set = pending[len];
+        for n in [4, 5] {
+            let landings = S::ahead(S::ahead(set, n) & opp, n) & empty;
+            let going_on = side_jumpers::<S>(landings & !S::KING_ROW, opp, 0, empty);
+            total += (landings & !going_on).count_ones() as u64;
+            if going_on != 0 {
+                pending[len] = going_on;
+                len += 1;
+            }
+        }
+    }
+    total
+}
+
+/// Number of capture sequences of side `S` to move in `pos` (`jumpers`: its pieces that can
+/// capture, non-zero). Men are counted in bulk; only kings are searched one by one.
+#[inline(always)]
+pub(crate) fn side_capture_count<S: Side>(
+    pos: &Position,
+    jumpers: u64,
+    mode: CaptureMode,
+    scratch: &mut Vec<Move>,
+) -> u64 {
+    let men = jumpers & !pos.kings;
+    let kings = jumpers & pos.kings;
+    let opp = pos.pieces[1 - S::US];
+    let mut total = side_man_capture_count::<S>(men, opp, pos.empty_squares());
+    if kings != 0 {
+        total += match mode {
+            CaptureMode::Paths => {
+                let mut counter = Counter(0);
+                side_captures::<S>(pos, kings, &mut counter);
+                counter.0
+            }
+            CaptureMode::Distinct => {
+                scratch.clear();
+                side_captures::<S>(pos, kings, scratch);
+                remove_duplicate_paths(scratch);
+                scratch.len() as u64
+            }
+        };
+    }
+    total
 }
 
 /// Removes capture sequences with the same effect as an earlier one (king loops only: two
@@ -203,7 +368,8 @@ impl Position {
         let jumpers = jumpers(self);
         if jumpers != 0 {
             captures(self, jumpers, out);
-            if mode == CaptureMode::Distinct {
+            // Only a king can capture along two paths with one effect.
+            if mode == CaptureMode::Distinct && jumpers & self.kings != 0 {
                 remove_duplicate_paths(out);
             }
         } else {
@@ -225,17 +391,7 @@ impl Position {
         if jumpers == 0 {
             return count_steps(self);
         }
-        match mode {
-            CaptureMode::Paths => {
-                let mut counter = Counter(0);
-                captures(self, jumpers, &mut counter);
-                counter.0
-            }
-            CaptureMode::Distinct => {
-                self.generate_moves(mode, scratch);
-                scratch.len() as u64
-            }
-        }
+        for_side!(self, side_capture_count(self, jumpers, mode, scratch))
     }
 
     /// Whether the side to move has a legal move.
