@@ -93,18 +93,27 @@ pub(crate) fn side_step_count<S: Side>(own: u64, kings: u64, empty: u64) -> u64 
 #[inline(always)]
 pub(crate) fn side_steps<S: Side>(own: u64, kings: u64, empty: u64, mut f: impl FnMut(u64, u64)) {
     let k = own & kings;
-    for n in [4, 5] {
-        let mut targets = S::ahead(own, n) & empty;
-        while targets != 0 {
-            let to = targets & targets.wrapping_neg();
-            targets ^= to;
-            f(S::behind(to, n), to);
+    // The origin of a step is its destination rotated back by the step's shift (no bit wraps
+    // around: the 35 used bits leave room on both sides).
+    let back = |n: u32, forward: bool| {
+        if (S::COLOR == Color::Black) == forward {
+            n
+        } else {
+            64 - n
         }
-        let mut targets = S::behind(k, n) & empty;
+    };
+    let sets = [
+        (S::ahead(own, 4) & empty, back(4, true)),
+        (S::ahead(own, 5) & empty, back(5, true)),
+        (S::behind(k, 4) & empty, back(4, false)),
+        (S::behind(k, 5) & empty, back(5, false)),
+    ];
+    // One loop body for all four directions keeps `f` small enough to be inlined.
+    for (mut targets, rotation) in sets {
         while targets != 0 {
             let to = targets & targets.wrapping_neg();
             targets ^= to;
-            f(S::ahead(to, n), to);
+            f(to.rotate_right(rotation), to);
         }
     }
 }
@@ -255,9 +264,20 @@ fn side_captures<S: Side>(pos: &Position, mut jumpers: u64, sink: &mut impl Sink
     }
 }
 
-/// Pushes every capture sequence of the side to move (`jumpers` non-zero).
-fn captures(pos: &Position, jumpers: u64, sink: &mut impl Sink) {
-    for_side!(pos, side_captures(pos, jumpers, sink))
+/// Appends the capture moves of side `S` to move in `pos` (`jumpers`: its pieces that can
+/// capture).
+#[inline(always)]
+pub(crate) fn side_capture_moves<S: Side>(
+    pos: &Position,
+    jumpers: u64,
+    mode: CaptureMode,
+    out: &mut Vec<Move>,
+) {
+    side_captures::<S>(pos, jumpers, out);
+    // Only a king can capture along two paths with one effect.
+    if mode == CaptureMode::Distinct && jumpers & pos.kings != 0 {
+        remove_duplicate_paths(out);
+    }
 }
 
 /// Pushes every non-capturing step of the side to move.
@@ -367,11 +387,7 @@ impl Position {
         out.clear();
         let jumpers = jumpers(self);
         if jumpers != 0 {
-            captures(self, jumpers, out);
-            // Only a king can capture along two paths with one effect.
-            if mode == CaptureMode::Distinct && jumpers & self.kings != 0 {
-                remove_duplicate_paths(out);
-            }
+            for_side!(self, side_capture_moves(self, jumpers, mode, out));
         } else {
             steps(self, out);
         }

@@ -8,8 +8,8 @@
 
 use super::board::{Position, PLAYABLE};
 use super::movegen::{
-    side_capture_count, side_jumpers, side_step_count, side_steps, BlackSide, CaptureMode, Side,
-    WhiteSide,
+    side_capture_count, side_capture_moves, side_jumpers, side_step_count, side_steps, BlackSide,
+    CaptureMode, Side, WhiteSide,
 };
 use super::moves::Move;
 use crate::game::Color;
@@ -104,30 +104,40 @@ fn count<S: Side>(
     lists: &mut [Vec<Move>],
 ) -> u64 {
     let (moves, deeper) = lists.split_first_mut().expect("one buffer per ply");
-    let mut below = |own_after: u64, opp_after: u64, kings_after: u64| {
-        if depth == 2 {
-            leaf::<S::Other>(opp_after, own_after, kings_after, mode, &mut deeper[0])
-        } else {
-            count::<S::Other>(opp_after, own_after, kings_after, depth - 1, mode, deeper)
-        }
-    };
     let empty = PLAYABLE & !(own | opp);
+    let jumpers = side_jumpers::<S>(own, opp, kings, empty);
     let mut nodes = 0;
-    if side_jumpers::<S>(own, opp, kings, empty) != 0 {
+    if jumpers != 0 {
         let pos = position::<S>(own, opp, kings);
-        pos.generate_moves(mode, moves);
+        moves.clear();
+        side_capture_moves::<S>(&pos, jumpers, mode, moves);
         for mv in moves.iter() {
             let next = pos.after(mv);
-            nodes += below(next.pieces[S::US], next.pieces[1 - S::US], next.kings);
+            let (own_after, opp_after) = (next.pieces[S::US], next.pieces[1 - S::US]);
+            nodes += if depth == 2 {
+                leaf::<S::Other>(opp_after, own_after, next.kings, mode, &mut deeper[0])
+            } else {
+                count::<S::Other>(opp_after, own_after, next.kings, depth - 1, mode, deeper)
+            };
         }
+        return nodes;
+    }
+    let kings_after = |from: u64, to: u64| {
+        if kings & from != 0 {
+            kings ^ from ^ to
+        } else {
+            kings | (to & S::KING_ROW)
+        }
+    };
+    if depth == 2 {
+        let scratch = &mut deeper[0];
+        side_steps::<S>(own, kings, empty, |from, to| {
+            nodes += leaf::<S::Other>(opp, own ^ from ^ to, kings_after(from, to), mode, scratch);
+        });
     } else {
         side_steps::<S>(own, kings, empty, |from, to| {
-            let kings_after = if kings & from != 0 {
-                kings ^ from ^ to
-            } else {
-                kings | (to & S::KING_ROW)
-            };
-            nodes += below(own ^ from ^ to, opp, kings_after);
+            let kings = kings_after(from, to);
+            nodes += count::<S::Other>(opp, own ^ from ^ to, kings, depth - 1, mode, deeper);
         });
     }
     nodes
