@@ -25,4 +25,7 @@ pub use fen::{parse_fen, to_fen};
 pub use movegen::CaptureMode;
 pub use moves::Move;
 pub use perft::{perft, perft_divide};
+pub use record::{
+    parse_pdn, read_pdn_file, save_pdn, write_pdn, GameError, PdnGame, PdnResult, ReplayError,
+};
 pub use state::{Checkers, DrawRules, CHECKERBOARD_NO_PROGRESS_PLIES};
