@@ -9,7 +9,7 @@ use tmbot::game::checkers::{parse_fen, perft, CaptureMode, Position};
 pub enum PerftGame {
     /// English checkers.
     Checkers,
-    /// Hex (not offered: every Hex move is legal, so its perft is a plain product).
+    /// Hex (not offered yet).
     Hex,
 }
 

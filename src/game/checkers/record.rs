@@ -112,7 +112,7 @@ pub enum GameError {
     Fen(#[from] ParseError),
     /// A move is not legal.
     #[error(transparent)]
-    Replay(#[from] ReplayError),
+    Replay(Box<ReplayError>),
 }
 
 impl PdnGame {
@@ -136,13 +136,13 @@ impl PdnGame {
         let white_first = usize::from(game.side_to_move() == Color::White);
         for (ply, text) in self.moves.iter().enumerate() {
             if let Err(error) = game.try_play(text) {
-                return Err(GameError::Replay(ReplayError {
+                return Err(GameError::Replay(Box::new(ReplayError {
                     number: (ply + white_first) / 2 + 1,
                     color: game.side_to_move(),
                     text: text.clone(),
                     fen: game.position_text(),
                     error,
-                }));
+                })));
             }
         }
         Ok(game)
