@@ -160,7 +160,7 @@ impl Sink for Counter {
     }
 }
 
-/// One piece's capture search for side `S`: follows every jump continuation and pushes each
+/// One king's capture search for side `S`: follows every jump continuation and pushes each
 /// complete sequence into the sink.
 struct CaptureSearch<'a, S: Side, K: Sink> {
     from: u8,
@@ -183,28 +183,6 @@ fn code<S: Side>(n: u32, backward: bool) -> u32 {
 }
 
 impl<S: Side, K: Sink> CaptureSearch<'_, S, K> {
-    /// Continues a man's sequence from the single bit `at`: men jump forward only, so they
-    /// never meet a captured piece again; reaching the king row ends the move.
-    fn man(&mut self, at: u64, captured: u64, jumps: u8, path: u32) {
-        let mut extended = false;
-        for n in [4, 5] {
-            let middle = S::ahead(at, n) & self.opponents;
-            let landing = S::ahead(middle, n) & self.empty;
-            if landing != 0 {
-                extended = true;
-                let path = path | code::<S>(n, false) << (2 * jumps);
-                if landing & S::KING_ROW != 0 {
-                    self.push(landing, captured | middle, jumps + 1, path);
-                } else {
-                    self.man(landing, captured | middle, jumps + 1, path);
-                }
-            }
-        }
-        if !extended && jumps > 0 {
-            self.push(at, captured, jumps, path);
-        }
-    }
-
     /// Continues a king's sequence from the single bit `at`, in all four directions.
     fn king(&mut self, at: u64, captured: u64, jumps: u8, path: u32) {
         let mut extended = false;
@@ -243,12 +221,29 @@ impl<S: Side, K: Sink> CaptureSearch<'_, S, K> {
 }
 
 /// Pushes every capture sequence of side `S` (`jumpers`: its pieces that can capture).
-fn side_captures<S: Side>(pos: &Position, mut jumpers: u64, sink: &mut impl Sink) {
+fn side_captures<S: Side>(pos: &Position, jumpers: u64, sink: &mut impl Sink) {
     let opponents = pos.pieces[1 - S::US];
     let empty = pos.empty_squares();
-    while jumpers != 0 {
-        let bit = jumpers & jumpers.wrapping_neg();
-        jumpers ^= bit;
+    side_man_captures::<S>(
+        jumpers & !pos.kings,
+        opponents,
+        empty,
+        |from, to, captured, path| {
+            sink.push(Move {
+                from: from.trailing_zeros() as u8,
+                to: to.trailing_zeros() as u8,
+                jumps: path.len() as u8,
+                path: (0..path.len()).fold(0, |codes, k| {
+                    codes | code::<S>(path.step(k), false) << (2 * k)
+                }),
+                captured,
+            })
+        },
+    );
+    let mut kings = jumpers & pos.kings;
+    while kings != 0 {
+        let bit = kings & kings.wrapping_neg();
+        kings ^= bit;
         let mut search = CaptureSearch::<S, _> {
             from: bit.trailing_zeros() as u8,
             opponents,
@@ -256,11 +251,7 @@ fn side_captures<S: Side>(pos: &Position, mut jumpers: u64, sink: &mut impl Sink
             sink: &mut *sink,
             side: PhantomData,
         };
-        if pos.kings & bit != 0 {
-            search.king(bit, 0, 0, 0);
-        } else {
-            search.man(bit, 0, 0, 0);
-        }
+        search.king(bit, 0, 0, 0);
     }
 }
 
@@ -307,31 +298,90 @@ fn count_steps(pos: &Position) -> u64 {
     for_side!(pos, of(pos))
 }
 
-/// Number of complete capture sequences of side `S`'s men standing on `men` (all of which
-/// can jump), counted for all of them at once: men only jump forward, so a sequence never
-/// meets its own captured pieces or vacated squares again, and for one fixed sequence of
-/// directions the squares reached stay distinct.
+/// The directions of a man's jump sequence: at most 3 jumps (a man crosses at most 7 rows,
+/// two per jump), each a shift by 4 or 5 toward the opponent.
+#[derive(Clone, Copy)]
+pub(crate) struct ManPath(u32);
+
+impl ManPath {
+    const EMPTY: ManPath = ManPath(0);
+
+    /// Number of jumps.
+    #[inline(always)]
+    pub(crate) fn len(self) -> u32 {
+        self.0 & 3
+    }
+
+    /// The shift (4 or 5) of jump `k`.
+    #[inline(always)]
+    pub(crate) fn step(self, k: u32) -> u32 {
+        4 + ((self.0 >> (2 + k)) & 1)
+    }
+
+    #[inline(always)]
+    fn then(self, n: u32) -> ManPath {
+        ManPath((self.0 + 1) | ((n - 4) << (2 + self.len())))
+    }
+}
+
+/// Calls `f(ends, path)` for the complete capture sequences of side `S`'s men on `men`, in
+/// bulk: `ends` holds the final squares of all sequences that follow the same directions
+/// `path`. Men only jump forward, so a sequence never meets its own captured pieces or
+/// vacated squares again, and for one sequence of directions the squares reached stay
+/// distinct.
 #[inline(always)]
-fn side_man_capture_count<S: Side>(men: u64, opp: u64, empty: u64) -> u64 {
-    // A man crosses at most 7 rows, two per jump, so sequences have at most 3 jumps and the
-    // stack of square sets still to extend never holds more than 4.
-    let mut pending = [0u64; 4];
-    pending[0] = men;
-    let mut len = 1;
-    let mut total = 0;
+fn side_man_sequences<S: Side>(men: u64, opp: u64, empty: u64, mut f: impl FnMut(u64, ManPath)) {
+    // Depth-first over direction sequences: the stack never holds more than 4 of them.
+    let mut pending = [(0u64, ManPath::EMPTY); 4];
+    pending[0].0 = men;
+    let mut len = usize::from(men != 0);
     while len > 0 {
         len -= 1;
-        let set = pending[len];
+        let (set, path) = pending[len];
         for n in [4, 5] {
             let landings = S::ahead(S::ahead(set, n) & opp, n) & empty;
             let going_on = side_jumpers::<S>(landings & !S::KING_ROW, opp, 0, empty);
-            total += (landings & !going_on).count_ones() as u64;
+            let path = path.then(n);
+            if landings & !going_on != 0 {
+                f(landings & !going_on, path);
+            }
             if going_on != 0 {
-                pending[len] = going_on;
+                pending[len] = (going_on, path);
                 len += 1;
             }
         }
     }
+}
+
+/// Calls `f(from, to, captured, path)` (single bits and a set) for every capture sequence of
+/// side `S`'s men on `men`.
+#[inline(always)]
+pub(crate) fn side_man_captures<S: Side>(
+    men: u64,
+    opp: u64,
+    empty: u64,
+    mut f: impl FnMut(u64, u64, u64, ManPath),
+) {
+    side_man_sequences::<S>(men, opp, empty, |mut ends, path| {
+        while ends != 0 {
+            let to = ends & ends.wrapping_neg();
+            ends ^= to;
+            let (mut at, mut captured) = (to, 0);
+            for k in (0..path.len()).rev() {
+                let middle = S::behind(at, path.step(k));
+                captured |= middle;
+                at = S::behind(middle, path.step(k));
+            }
+            f(at, to, captured, path);
+        }
+    });
+}
+
+/// Number of capture sequences of side `S`'s men on `men`.
+#[inline(always)]
+fn side_man_capture_count<S: Side>(men: u64, opp: u64, empty: u64) -> u64 {
+    let mut total = 0;
+    side_man_sequences::<S>(men, opp, empty, |ends, _| total += ends.count_ones() as u64);
     total
 }
 

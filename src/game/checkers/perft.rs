@@ -8,8 +8,8 @@
 
 use super::board::{Position, PLAYABLE};
 use super::movegen::{
-    side_capture_count, side_capture_moves, side_jumpers, side_step_count, side_steps, BlackSide,
-    CaptureMode, Side, WhiteSide,
+    side_capture_count, side_capture_moves, side_jumpers, side_man_captures, side_step_count,
+    side_steps, BlackSide, CaptureMode, Side, WhiteSide,
 };
 use super::moves::Move;
 use crate::game::Color;
@@ -107,6 +107,32 @@ fn count<S: Side>(
     let empty = PLAYABLE & !(own | opp);
     let jumpers = side_jumpers::<S>(own, opp, kings, empty);
     let mut nodes = 0;
+    if jumpers != 0 && jumpers & kings == 0 {
+        // Only men capture: play their sequences straight from the bulk enumeration.
+        side_man_captures::<S>(jumpers, opp, empty, |from, to, captured, _| {
+            let own_after = own ^ from ^ to;
+            let kings_after = (kings & !captured) | (to & S::KING_ROW);
+            nodes += if depth == 2 {
+                leaf::<S::Other>(
+                    opp & !captured,
+                    own_after,
+                    kings_after,
+                    mode,
+                    &mut deeper[0],
+                )
+            } else {
+                count::<S::Other>(
+                    opp & !captured,
+                    own_after,
+                    kings_after,
+                    depth - 1,
+                    mode,
+                    deeper,
+                )
+            };
+        });
+        return nodes;
+    }
     if jumpers != 0 {
         let pos = position::<S>(own, opp, kings);
         moves.clear();
