@@ -1,7 +1,7 @@
 //! Move generation: compulsory captures with free choice of sequence, complete multi-jumps,
 //! crowning that ends the move, kings in all four directions.
 
-use super::board::{Position, BLACK_KING_ROW, WHITE_KING_ROW};
+use super::board::{Position, BLACK_KING_ROW, PLAYABLE, WHITE_KING_ROW};
 use super::moves::Move;
 use crate::game::Color;
 use std::marker::PhantomData;
@@ -380,34 +380,53 @@ pub(crate) fn side_man_captures<S: Side>(
 /// Number of capture sequences of side `S`'s men on `men`.
 #[inline(always)]
 fn side_man_capture_count<S: Side>(men: u64, opp: u64, empty: u64) -> u64 {
+    // Fast path: single jumps only (the common case).
+    let near = S::ahead(S::ahead(men, 4) & opp, 4) & empty;
+    let far = S::ahead(S::ahead(men, 5) & opp, 5) & empty;
+    if side_jumpers::<S>((near | far) & !S::KING_ROW, opp, 0, empty) == 0 {
+        return (near.count_ones() + far.count_ones()) as u64;
+    }
     let mut total = 0;
     side_man_sequences::<S>(men, opp, empty, |ends, _| total += ends.count_ones() as u64);
     total
 }
 
-/// Number of capture sequences of side `S` to move in `pos` (`jumpers`: its pieces that can
-/// capture, non-zero). Men are counted in bulk; only kings are searched one by one.
+/// The position with side `S` to move holding `own` against `opp`.
+#[inline(always)]
+pub(crate) fn side_position<S: Side>(own: u64, opp: u64, kings: u64) -> Position {
+    let mut pos = Position::empty(S::COLOR);
+    pos.pieces[S::US] = own;
+    pos.pieces[1 - S::US] = opp;
+    pos.kings = kings;
+    pos
+}
+
+/// Number of capture sequences of side `S` to move with `own` against `opp` (`jumpers`: its
+/// pieces that can capture, non-zero). Men are counted in bulk; only kings are searched one
+/// by one.
 #[inline(always)]
 pub(crate) fn side_capture_count<S: Side>(
-    pos: &Position,
+    own: u64,
+    opp: u64,
+    kings: u64,
     jumpers: u64,
     mode: CaptureMode,
     scratch: &mut Vec<Move>,
 ) -> u64 {
-    let men = jumpers & !pos.kings;
-    let kings = jumpers & pos.kings;
-    let opp = pos.pieces[1 - S::US];
-    let mut total = side_man_capture_count::<S>(men, opp, pos.empty_squares());
-    if kings != 0 {
+    let empty = PLAYABLE & !(own | opp);
+    let mut total = side_man_capture_count::<S>(jumpers & !kings, opp, empty);
+    let king_jumpers = jumpers & kings;
+    if king_jumpers != 0 {
+        let pos = side_position::<S>(own, opp, kings);
         total += match mode {
             CaptureMode::Paths => {
                 let mut counter = Counter(0);
-                side_captures::<S>(pos, kings, &mut counter);
+                side_captures::<S>(&pos, king_jumpers, &mut counter);
                 counter.0
             }
             CaptureMode::Distinct => {
                 scratch.clear();
-                side_captures::<S>(pos, kings, scratch);
+                side_captures::<S>(&pos, king_jumpers, scratch);
                 remove_duplicate_paths(scratch);
                 scratch.len() as u64
             }
@@ -457,7 +476,15 @@ impl Position {
         if jumpers == 0 {
             return count_steps(self);
         }
-        for_side!(self, side_capture_count(self, jumpers, mode, scratch))
+        let [black, white] = self.pieces;
+        match self.side {
+            Color::Black => {
+                side_capture_count::<BlackSide>(black, white, self.kings, jumpers, mode, scratch)
+            }
+            Color::White => {
+                side_capture_count::<WhiteSide>(white, black, self.kings, jumpers, mode, scratch)
+            }
+        }
     }
 
     /// Whether the side to move has a legal move.

@@ -8,8 +8,8 @@
 
 use super::board::{Position, PLAYABLE};
 use super::movegen::{
-    side_capture_count, side_capture_moves, side_jumpers, side_man_captures, side_step_count,
-    side_steps, BlackSide, CaptureMode, Side, WhiteSide,
+    side_capture_count, side_capture_moves, side_jumpers, side_man_captures, side_position,
+    side_step_count, side_steps, BlackSide, CaptureMode, Side, WhiteSide,
 };
 use super::moves::Move;
 use crate::game::Color;
@@ -64,16 +64,6 @@ fn portable(pos: &Position, depth: u32, mode: CaptureMode, lists: &mut [Vec<Move
         .sum()
 }
 
-/// The position with side `S` to move holding `own`, the opponent `opp`.
-#[inline(always)]
-fn position<S: Side>(own: u64, opp: u64, kings: u64) -> Position {
-    let mut pos = Position::empty(S::COLOR);
-    pos.pieces[S::US] = own;
-    pos.pieces[1 - S::US] = opp;
-    pos.kings = kings;
-    pos
-}
-
 /// Number of legal moves of side `S` (leaf of the tree: the moves are not played).
 #[inline(always)]
 fn leaf<S: Side>(
@@ -86,7 +76,7 @@ fn leaf<S: Side>(
     let empty = PLAYABLE & !(own | opp);
     let jumpers = side_jumpers::<S>(own, opp, kings, empty);
     if jumpers != 0 {
-        side_capture_count::<S>(&position::<S>(own, opp, kings), jumpers, mode, scratch)
+        side_capture_count::<S>(own, opp, kings, jumpers, mode, scratch)
     } else {
         side_step_count::<S>(own, kings, empty)
     }
@@ -134,7 +124,7 @@ fn count<S: Side>(
         return nodes;
     }
     if jumpers != 0 {
-        let pos = position::<S>(own, opp, kings);
+        let pos = side_position::<S>(own, opp, kings);
         moves.clear();
         side_capture_moves::<S>(&pos, jumpers, mode, moves);
         for mv in moves.iter() {
