@@ -140,6 +140,11 @@ fn dialect_quirks_and_bad_games_are_reported_with_their_place() {
     assert_eq!(white.result, PdnResult::WhiteWins);
     assert!(write_pdn(std::slice::from_ref(white)).contains("1. ... 23-18 2. 11-15 18x11 0-1"));
     assert_eq!(games[4].as_ref().unwrap().moves, ["9-13", "21-17"]);
+    // An unterminated tag value at the end of the input is an error, not a crash.
+    assert!(matches!(
+        parse_pdn("[x\"")[..],
+        [Err(GameError::Syntax { line: 1, .. })]
+    ));
 }
 
 #[test]

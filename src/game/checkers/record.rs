@@ -336,7 +336,8 @@ fn many_escaped(input: &str) -> IResult<&str, ()> {
             _ => {}
         }
     }
-    Ok(("", ()))
+    // The rest must be a slice of the input (nom's `recognize` measures the consumed part).
+    Ok((&input[input.len()..], ()))
 }
 
 fn result_token(input: &str) -> IResult<&str, Token> {
