@@ -78,6 +78,45 @@ proptest! {
     }
 
     #[test]
+    fn fast_playout_matches_the_generic_one(
+        seed in any::<u64>(),
+        plies in 0usize..120,
+        kings_only in any::<bool>(),
+        max_plies in 0usize..300,
+    ) {
+        // Kings-only positions exercise repetition and the no-progress limit.
+        let game = if kings_only {
+            let mut game = Checkers::from_fen("B:WK32,K31,K24:BK1,K2,K9").unwrap();
+            let mut rng = rng::seeded(seed);
+            let mut moves = Vec::new();
+            for _ in 0..plies % 40 {
+                game.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                game.play(moves[rng.random_range(0..moves.len())]);
+            }
+            game
+        } else {
+            random_game(seed, plies)
+        };
+        let mut fast_rng = rng::substream(seed, 1);
+        let mut generic_rng = fast_rng.clone();
+        let fast = game.random_playout(&mut fast_rng, max_plies);
+        let mut generic = game.clone();
+        let mut moves = Vec::new();
+        for _ in 0..max_plies {
+            generic.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            generic.play(moves[generic_rng.random_range(0..moves.len())]);
+        }
+        prop_assert_eq!(fast, generic.outcome());
+        prop_assert_eq!(fast_rng.random::<u64>(), generic_rng.random::<u64>());
+    }
+
+    #[test]
     fn fen_reader_never_panics(text in ".{0,80}") {
         let _ = parse_fen(&text);
     }

@@ -7,6 +7,8 @@ use super::movegen::CaptureMode;
 use super::moves::Move;
 use super::zobrist;
 use crate::game::{Color, Game, IllegalMove, MoveError, Outcome, ParseError, Reason};
+use crate::rng::Rng;
+use rand::Rng as _;
 
 /// CheckerBoard's adjudication limit: a draw after 79 consecutive plies without a capture or
 /// a man move (crowning is a man move).
@@ -40,6 +42,34 @@ impl DrawRules {
         threefold_repetition: false,
         no_progress_plies: None,
     };
+
+    /// The draw declared after `no_progress` plies without a capture or a man move, with the
+    /// current position seen `repetitions()` times (counted only when needed).
+    pub fn adjudicate(
+        &self,
+        no_progress: u32,
+        repetitions: impl FnOnce() -> usize,
+    ) -> Option<Reason> {
+        if self
+            .no_progress_plies
+            .is_some_and(|limit| no_progress >= limit)
+        {
+            Some(Reason::NoProgress)
+        } else if self.threefold_repetition && repetitions() >= 3 {
+            Some(Reason::Repetition)
+        } else {
+            None
+        }
+    }
+}
+
+/// The outcome in `position` given the draw adjudicated there: a side without moves loses.
+fn outcome_in(position: &Position, draw: Option<Reason>) -> Option<Outcome> {
+    if !position.has_moves() {
+        let winner = position.side_to_move().opponent();
+        return Some(Outcome::win(winner, Reason::NoLegalMove));
+    }
+    draw.map(Outcome::draw)
 }
 
 /// What is needed to take a move back.
@@ -144,15 +174,8 @@ impl Checkers {
     }
 
     fn adjudicate(&self) -> Option<Reason> {
-        if let Some(limit) = self.rules.no_progress_plies {
-            if self.no_progress >= limit {
-                return Some(Reason::NoProgress);
-            }
-        }
-        if self.rules.threefold_repetition && self.repetitions() >= 3 {
-            return Some(Reason::Repetition);
-        }
-        None
+        self.rules
+            .adjudicate(self.no_progress, || self.repetitions())
     }
 
     fn is_legal(&self, mv: &Move) -> bool {
@@ -209,11 +232,45 @@ impl Game for Checkers {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if !self.position.has_moves() {
-            let winner = self.position.side_to_move().opponent();
-            return Some(Outcome::win(winner, Reason::NoLegalMove));
+        outcome_in(&self.position, self.draw)
+    }
+
+    /// The same playout as the trait's default (same moves for the same generator state), on
+    /// bare positions: no hashing and no history bookkeeping.
+    fn random_playout(&self, rng: &mut Rng, max_plies: usize) -> Option<Outcome> {
+        let mut position = self.position;
+        let mut no_progress = self.no_progress;
+        let mut draw = self.draw;
+        // The positions since the last capture or man move, the current one last.
+        let window = (self.no_progress as usize).min(self.history.len());
+        let mut recent: Vec<Position> = self.history[self.history.len() - window..]
+            .iter()
+            .map(|p| p.before)
+            .collect();
+        recent.push(position);
+        let mut moves = Vec::with_capacity(32);
+        for _ in 0..max_plies {
+            if draw.is_some() {
+                break;
+            }
+            position.generate_moves(CaptureMode::Distinct, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.random_range(0..moves.len())];
+            if position.is_progress(&mv) {
+                no_progress = 0;
+                recent.clear();
+            } else {
+                no_progress += 1;
+            }
+            position.apply(&mv);
+            recent.push(position);
+            draw = self.rules.adjudicate(no_progress, || {
+                recent.iter().filter(|&&p| p == position).count()
+            });
         }
-        self.draw.map(Outcome::draw)
+        outcome_in(&position, draw)
     }
 
     fn hash(&self) -> u64 {
