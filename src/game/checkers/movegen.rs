@@ -162,7 +162,7 @@ impl Sink for Counter {
 
 /// One king's capture search for side `S`: follows every jump continuation and pushes each
 /// complete sequence into the sink.
-struct CaptureSearch<'a, S: Side, K: Sink> {
+struct KingCaptureSearch<'a, S: Side, K: Sink> {
     from: u8,
     opponents: u64,
     /// Empty squares, including the origin (a jumping piece leaves it).
@@ -182,9 +182,9 @@ fn code<S: Side>(n: u32, backward: bool) -> u32 {
     }
 }
 
-impl<S: Side, K: Sink> CaptureSearch<'_, S, K> {
+impl<S: Side, K: Sink> KingCaptureSearch<'_, S, K> {
     /// Continues a king's sequence from the single bit `at`, in all four directions.
-    fn king(&mut self, at: u64, captured: u64, jumps: u8, path: u32) {
+    fn extend(&mut self, at: u64, captured: u64, jumps: u8, path: u32) {
         let mut extended = false;
         let capturable = self.opponents & !captured;
         for (n, backward) in [(4, false), (5, false), (4, true), (5, true)] {
@@ -200,7 +200,7 @@ impl<S: Side, K: Sink> CaptureSearch<'_, S, K> {
             if landing != 0 {
                 extended = true;
                 let path = path | code::<S>(n, backward) << (2 * jumps);
-                self.king(landing, captured | middle, jumps + 1, path);
+                self.extend(landing, captured | middle, jumps + 1, path);
             }
         }
         if !extended && jumps > 0 {
@@ -244,14 +244,14 @@ fn side_captures<S: Side>(pos: &Position, jumpers: u64, sink: &mut impl Sink) {
     while kings != 0 {
         let bit = kings & kings.wrapping_neg();
         kings ^= bit;
-        let mut search = CaptureSearch::<S, _> {
+        let mut search = KingCaptureSearch::<S, _> {
             from: bit.trailing_zeros() as u8,
             opponents,
             empty: empty | bit,
             sink: &mut *sink,
             side: PhantomData,
         };
-        search.king(bit, 0, 0, 0);
+        search.extend(bit, 0, 0, 0);
     }
 }
 

@@ -94,66 +94,42 @@ fn count<S: Side>(
     lists: &mut [Vec<Move>],
 ) -> u64 {
     let (moves, deeper) = lists.split_first_mut().expect("one buffer per ply");
+    // The leaves below a child, given as (side to move's pieces, opponent's pieces, kings).
+    // (A macro rather than a closure: the closure is not inlined into the move loops.)
+    macro_rules! below {
+        ($own:expr, $opp:expr, $kings:expr) => {
+            if depth == 2 {
+                leaf::<S::Other>($own, $opp, $kings, mode, &mut deeper[0])
+            } else {
+                count::<S::Other>($own, $opp, $kings, depth - 1, mode, deeper)
+            }
+        };
+    }
     let empty = PLAYABLE & !(own | opp);
     let jumpers = side_jumpers::<S>(own, opp, kings, empty);
     let mut nodes = 0;
     if jumpers != 0 && jumpers & kings == 0 {
         // Only men capture: play their sequences straight from the bulk enumeration.
         side_man_captures::<S>(jumpers, opp, empty, |from, to, captured, _| {
-            let own_after = own ^ from ^ to;
             let kings_after = (kings & !captured) | (to & S::KING_ROW);
-            nodes += if depth == 2 {
-                leaf::<S::Other>(
-                    opp & !captured,
-                    own_after,
-                    kings_after,
-                    mode,
-                    &mut deeper[0],
-                )
-            } else {
-                count::<S::Other>(
-                    opp & !captured,
-                    own_after,
-                    kings_after,
-                    depth - 1,
-                    mode,
-                    deeper,
-                )
-            };
+            nodes += below!(opp & !captured, own ^ from ^ to, kings_after);
         });
-        return nodes;
-    }
-    if jumpers != 0 {
+    } else if jumpers != 0 {
         let pos = side_position::<S>(own, opp, kings);
         moves.clear();
         side_capture_moves::<S>(&pos, jumpers, mode, moves);
         for mv in moves.iter() {
             let next = pos.after(mv);
-            let (own_after, opp_after) = (next.pieces[S::US], next.pieces[1 - S::US]);
-            nodes += if depth == 2 {
-                leaf::<S::Other>(opp_after, own_after, next.kings, mode, &mut deeper[0])
-            } else {
-                count::<S::Other>(opp_after, own_after, next.kings, depth - 1, mode, deeper)
-            };
+            nodes += below!(next.pieces[1 - S::US], next.pieces[S::US], next.kings);
         }
-        return nodes;
-    }
-    let kings_after = |from: u64, to: u64| {
-        if kings & from != 0 {
-            kings ^ from ^ to
-        } else {
-            kings | (to & S::KING_ROW)
-        }
-    };
-    if depth == 2 {
-        let scratch = &mut deeper[0];
-        side_steps::<S>(own, kings, empty, |from, to| {
-            nodes += leaf::<S::Other>(opp, own ^ from ^ to, kings_after(from, to), mode, scratch);
-        });
     } else {
         side_steps::<S>(own, kings, empty, |from, to| {
-            let kings = kings_after(from, to);
-            nodes += count::<S::Other>(opp, own ^ from ^ to, kings, depth - 1, mode, deeper);
+            let kings_after = if kings & from != 0 {
+                kings ^ from ^ to
+            } else {
+                kings | (to & S::KING_ROW)
+            };
+            nodes += below!(opp, own ^ from ^ to, kings_after);
         });
     }
     nodes
