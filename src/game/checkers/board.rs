@@ -7,7 +7,7 @@
 //! board land on a ghost bit or outside the 35 used bits and are masked off.
 
 use super::moves::Move;
-use crate::game::Color;
+use crate::game::{Color, ParseError};
 
 /// The 35-bit mask of the 32 playable squares in the padded layout.
 pub(crate) const PLAYABLE: u64 = spread(u32::MAX);
@@ -178,6 +178,32 @@ impl Position {
         ]
     }
 
+    /// The inverse of [`Position::planes`]: a position from the four piece sets in standard
+    /// numbering (black men, black kings, white men, white kings) with `side` to move.
+    pub fn from_planes(planes: [u32; 4], side: Color) -> Result<Position, ParseError> {
+        let mut seen = 0u32;
+        for (index, &plane) in planes.iter().enumerate() {
+            if seen & plane != 0 {
+                let square = (seen & plane).trailing_zeros() + 1;
+                return Err(ParseError::new(
+                    "piece planes",
+                    format!("square {square}"),
+                    format!(
+                        "occupied twice (plane {} overlaps an earlier one)",
+                        index + 1
+                    ),
+                ));
+            }
+            seen |= plane;
+        }
+        let [black_men, black_kings, white_men, white_kings] = planes.map(spread);
+        Ok(Position {
+            pieces: [black_men | black_kings, white_men | white_kings],
+            kings: black_kings | white_kings,
+            side,
+        })
+    }
+
     /// All occupied squares, padded layout.
     #[inline]
     pub(crate) fn occupied(&self) -> u64 {
@@ -235,6 +261,16 @@ impl std::fmt::Debug for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn planes_round_trip() {
+        let pos: Position = "W:WK12,K27,30,32:B21,K24,28,K31".parse().unwrap();
+        let planes = pos.planes();
+        assert_eq!(planes[0], (1 << 20) | (1 << 27));
+        assert_eq!(Position::from_planes(planes, Color::White), Ok(pos));
+        let overlap = Position::from_planes([1, 0, 1, 0], Color::Black).unwrap_err();
+        assert_eq!(overlap.part, "square 1");
+    }
 
     #[test]
     fn layout_round_trips_every_square() {
