@@ -6,7 +6,7 @@
 //! - [`moves`]: the [`Move`] type; [`pdn`]: move text in and out;
 //! - [`fen`] and [`digits`]: position strings; [`zobrist`]: hashing;
 //! - [`state`]: the game state [`Checkers`] with [`DrawRules`];
-//! - [`record`]: PDN game files; [`perft`]: fast leaf counting.
+//! - [`record`]: PDN game files; [`mod@perft`]: fast leaf counting.
 
 pub mod board;
 pub mod digits;
