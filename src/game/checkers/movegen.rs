@@ -89,10 +89,15 @@ pub(crate) fn side_step_count<S: Side>(own: u64, kings: u64, empty: u64) -> u64 
         + (S::behind(k, 5) & empty).count_ones()) as u64
 }
 
-/// Calls `f(from_bit, to_bit)` for every non-capturing step of side `S`.
+/// Calls `f(from_bit, to_bit)` for every non-capturing step of side `S` by the pieces
+/// `forward` (toward the opponent) and `backward` (kings: toward the own side).
 #[inline(always)]
-pub(crate) fn side_steps<S: Side>(own: u64, kings: u64, empty: u64, mut f: impl FnMut(u64, u64)) {
-    let k = own & kings;
+pub(crate) fn side_steps<S: Side>(
+    forward: u64,
+    backward: u64,
+    empty: u64,
+    mut f: impl FnMut(u64, u64),
+) {
     // The origin of a step is its destination rotated back by the step's shift (no bit wraps
     // around: the 35 used bits leave room on both sides).
     let back = |n: u32, forward: bool| {
@@ -103,10 +108,10 @@ pub(crate) fn side_steps<S: Side>(own: u64, kings: u64, empty: u64, mut f: impl 
         }
     };
     let sets = [
-        (S::ahead(own, 4) & empty, back(4, true)),
-        (S::ahead(own, 5) & empty, back(5, true)),
-        (S::behind(k, 4) & empty, back(4, false)),
-        (S::behind(k, 5) & empty, back(5, false)),
+        (S::ahead(forward, 4) & empty, back(4, true)),
+        (S::ahead(forward, 5) & empty, back(5, true)),
+        (S::behind(backward, 4) & empty, back(4, false)),
+        (S::behind(backward, 5) & empty, back(5, false)),
     ];
     // One loop body for all four directions keeps `f` small enough to be inlined.
     for (mut targets, rotation) in sets {
@@ -274,17 +279,13 @@ pub(crate) fn side_capture_moves<S: Side>(
 /// Pushes every non-capturing step of the side to move.
 fn steps(pos: &Position, out: &mut Vec<Move>) {
     fn of<S: Side>(pos: &Position, out: &mut Vec<Move>) {
-        side_steps::<S>(
-            pos.pieces[S::US],
-            pos.kings,
-            pos.empty_squares(),
-            |from, to| {
-                out.push(Move::step(
-                    from.trailing_zeros() as u8,
-                    to.trailing_zeros() as u8,
-                ))
-            },
-        )
+        let own = pos.pieces[S::US];
+        side_steps::<S>(own, own & pos.kings, pos.empty_squares(), |from, to| {
+            out.push(Move::step(
+                from.trailing_zeros() as u8,
+                to.trailing_zeros() as u8,
+            ))
+        })
     }
     for_side!(pos, of(pos, out))
 }
