@@ -177,3 +177,17 @@ fn saved_files_read_back_equal() {
         .collect();
     assert_eq!(back, [record.clone(), record]);
 }
+
+#[test]
+fn records_of_played_games_carry_result_and_set_up() {
+    // Finished: White to move is blocked, so Black won; the set-up is recorded as a FEN tag.
+    let blocked = Checkers::from_fen("W:W32:B23,27,28").unwrap();
+    let record = PdnGame::from_game(&blocked, vec![("Event".into(), "end".into())]);
+    assert_eq!(record.result, PdnResult::BlackWins);
+    assert_eq!(record.tag("Result"), Some("1-0"));
+    assert_eq!(record.tag("FEN"), Some("W:W32:B23,27,28"));
+    // Unfinished: an agreed result in the tags is kept.
+    let agreed = PdnGame::from_game(&Checkers::new(), vec![("Result".into(), "1/2-1/2".into())]);
+    assert_eq!(agreed.result, PdnResult::Draw);
+    assert_eq!(agreed.tags.len(), 1);
+}

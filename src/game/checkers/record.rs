@@ -148,9 +148,23 @@ impl PdnGame {
         Ok(game)
     }
 
-    /// The record of a played game with the given tags (a `FEN` tag is added when the game
-    /// did not start from the standard position; the result comes from the game's outcome).
+    /// The record of a played game with the given tags. The result is the game's outcome
+    /// when it is over, else the `Result` tag's (a resignation or an agreed draw), else `*`;
+    /// a missing `Result` tag is added, and a `FEN` tag when the game did not start from the
+    /// standard position.
     pub fn from_game(game: &Checkers, mut tags: Vec<(String, String)>) -> PdnGame {
+        let tagged = tags
+            .iter()
+            .find(|(n, _)| n == "Result")
+            .and_then(|(_, v)| PdnResult::parse(v));
+        let result = match game.outcome() {
+            Some(outcome) => PdnResult::from_outcome(Some(outcome)),
+            None => tagged.unwrap_or(PdnResult::Unknown),
+        };
+        if tagged.is_none() {
+            tags.retain(|(n, _)| n != "Result");
+            tags.push(("Result".into(), result.as_str().into()));
+        }
         let start = *game.start_position();
         if start != Position::start() && !tags.iter().any(|(n, _)| n == "FEN") {
             tags.push(("FEN".into(), to_fen(&start)));
@@ -167,7 +181,7 @@ impl PdnGame {
         PdnGame {
             tags,
             moves,
-            result: PdnResult::from_outcome(game.outcome()),
+            result,
         }
     }
 }
