@@ -2,8 +2,9 @@
 //!
 //! The writer gives the side to move, then White's list, then Black's, squares ascending,
 //! `K` before a king, no trailing dot. The reader is tolerant: any case, surrounding quotes,
-//! junk before the side letter that precedes the first `:`, lists in either order, ranges
-//! (`B1-12`, `WK1-3`), spaces after commas, a trailing dot.
+//! junk before the side letter that precedes the first `:` (so a pasted `[FEN "..."]` tag
+//! line reads too), lists in either order, ranges (`B1-12`, `WK1-3`), spaces after commas, a
+//! trailing dot.
 
 use super::board::{king_row, Piece, Position};
 use crate::game::{Color, ParseError};
@@ -41,11 +42,11 @@ pub fn to_fen(pos: &Position) -> String {
 
 /// Reads a FEN (tolerantly, see the module documentation).
 pub fn parse_fen(text: &str) -> Result<Position, ParseError> {
+    // Quotes, a trailing dot and the end of a pasted tag line (`"]`) are not part of it.
     let trimmed = text
         .trim()
-        .trim_matches(|c| c == '"' || c == '\'')
-        .trim()
-        .trim_end_matches('.');
+        .trim_start_matches(['"', '\''])
+        .trim_end_matches(|c: char| "\"'].".contains(c) || c.is_whitespace());
     let Some((head, lists)) = trimmed.split_once(':') else {
         return Err(ParseError::new(
             WHAT,
@@ -198,8 +199,7 @@ mod tests {
             "B:W21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32:B1, 2,3,4,5,6,7,8,9,10,11,12",
             "  B : B 1-12 : W 21-32 ",
         ] {
-            let parsed = parse_fen(text.trim_start_matches('[').trim_end_matches(']'));
-            assert_eq!(parsed, Ok(start), "{text}");
+            assert_eq!(parse_fen(text), Ok(start), "{text}");
         }
         assert_eq!(
             to_fen(&parse_fen("W:BK1-3:W32").unwrap()),
