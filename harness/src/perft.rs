@@ -2,7 +2,7 @@
 
 use anyhow::{bail, Context};
 use std::time::Instant;
-use tmbot::game::checkers::{parse_fen, perft, CaptureMode, Position};
+use tmbot::game::checkers::{parse_fen, perft, perft_parallel, CaptureMode, Position};
 
 /// The game whose move tree is counted.
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
@@ -29,6 +29,9 @@ pub struct Args {
     /// every jump path (the published tables).
     #[arg(long)]
     positions: bool,
+    /// Threads sharing the root moves (1: the single-threaded perft; 0: one per core).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
     /// Print one JSON object per depth instead of text.
     #[arg(long)]
     json: bool,
@@ -50,9 +53,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         CaptureMode::Paths
     };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()
+        .context("cannot start the perft threads")?;
     for depth in 1..=args.depth {
         let started = Instant::now();
-        let nodes = perft(&position, depth, mode);
+        let nodes = if args.threads == 1 {
+            perft(&position, depth, mode)
+        } else {
+            pool.install(|| perft_parallel(&position, depth, mode))
+        };
         let seconds = started.elapsed().as_secs_f64();
         let rate = nodes as f64 / seconds.max(1e-9);
         if args.json {

@@ -24,7 +24,7 @@ pub use digits::{parse_digits, to_digits};
 pub use fen::{parse_fen, to_fen};
 pub use movegen::CaptureMode;
 pub use moves::Move;
-pub use perft::{perft, perft_divide};
+pub use perft::{perft, perft_divide, perft_parallel};
 pub use record::{
     parse_pdn, read_pdn_file, save_pdn, write_pdn, GameError, PdnGame, PdnResult, ReplayError,
 };

@@ -39,6 +39,20 @@ pub fn perft(pos: &Position, depth: u32, mode: CaptureMode) -> u64 {
     }
 }
 
+/// [`perft`] with the root moves shared among the threads of the current rayon pool.
+pub fn perft_parallel(pos: &Position, depth: u32, mode: CaptureMode) -> u64 {
+    use rayon::prelude::*;
+    if depth <= 1 {
+        return perft(pos, depth, mode);
+    }
+    let mut moves = Vec::new();
+    pos.generate_moves(mode, &mut moves);
+    moves
+        .par_iter()
+        .map(|mv| perft(&pos.after(mv), depth - 1, mode))
+        .sum()
+}
+
 /// Leaf counts for each root move of `pos` (a divide), in move-generation order.
 pub fn perft_divide(pos: &Position, depth: u32, mode: CaptureMode) -> Vec<(Move, u64)> {
     let mut moves = Vec::new();
@@ -157,5 +171,14 @@ mod tests {
             );
         }
         assert_eq!(perft(&kings, 5, CaptureMode::Paths), 33_890);
+    }
+
+    #[test]
+    fn parallel_perft_and_divide_add_up() {
+        let start = Position::start();
+        assert_eq!(perft_parallel(&start, 9, CaptureMode::Paths), 3_963_680);
+        let divide = perft_divide(&start, 6, CaptureMode::Paths);
+        assert_eq!(divide.len(), 7);
+        assert_eq!(divide.iter().map(|(_, n)| n).sum::<u64>(), 36_768);
     }
 }
