@@ -2,9 +2,10 @@
 //! capture mode (every jump path, as the published tables count, or distinct positions).
 //!
 //! The fast recursion works on the bitboards of the side to move and its opponent passed in
-//! registers, with the colour a type parameter. On x86-64 it needs the `popcnt` instruction
-//! (every x86-64 processor since 2008); without it a portable recursion over
-//! [`Position::generate_moves`] gives the same counts.
+//! registers, with the colour a type parameter. On x86-64 it is compiled for the `popcnt`,
+//! `bmi1` and `bmi2` instructions (x86-64 processors since about 2013) and used where they are
+//! detected; elsewhere a portable recursion over [`Position::generate_moves`] gives the same
+//! counts.
 
 use super::board::{Position, PLAYABLE};
 use super::movegen::{
@@ -25,11 +26,14 @@ pub fn perft(pos: &Position, depth: u32, mode: CaptureMode) -> u64 {
         return portable(pos, depth, mode, &mut lists);
     }
     #[cfg(target_arch = "x86_64")]
-    if !std::arch::is_x86_feature_detected!("popcnt") {
+    if !(std::arch::is_x86_feature_detected!("popcnt")
+        && std::arch::is_x86_feature_detected!("bmi1")
+        && std::arch::is_x86_feature_detected!("bmi2"))
+    {
         return portable(pos, depth, mode, &mut lists);
     }
     let [black, white] = pos.pieces;
-    // SAFETY: on x86-64 the popcnt feature that `count` is compiled with was detected above;
+    // SAFETY: on x86-64 the features that `count` is compiled with were detected above;
     // elsewhere `count` has no target feature.
     unsafe {
         match pos.side_to_move() {
@@ -98,7 +102,7 @@ fn leaf<S: Side>(
 
 /// The leaves `depth >= 2` plies below the position of side `S` (pieces `own`) against
 /// `opp`; `lists` holds one move buffer per remaining ply.
-#[cfg_attr(target_arch = "x86_64", target_feature(enable = "popcnt"))]
+#[cfg_attr(target_arch = "x86_64", target_feature(enable = "popcnt,bmi1,bmi2"))]
 fn count<S: Side>(
     own: u64,
     opp: u64,
