@@ -9,6 +9,7 @@
 //! - [`record`]: PDN game files; [`mod@perft`]: fast leaf counting.
 
 pub mod board;
+pub mod diagram;
 pub mod digits;
 pub mod fen;
 pub mod movegen;
