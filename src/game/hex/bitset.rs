@@ -109,13 +109,13 @@ impl<const N: usize> Bits<N> {
     #[inline]
     fn shift_down(self, k: u32) -> Self {
         let mut out = [0; N];
-        for i in 0..N {
+        for (i, word) in out.iter_mut().enumerate() {
             let carry = if i + 1 < N {
                 (self.0[i + 1] << 1) << (63 - k)
             } else {
                 0
             };
-            out[i] = (self.0[i] >> k) | carry;
+            *word = (self.0[i] >> k) | carry;
         }
         Bits(out)
     }

@@ -71,15 +71,10 @@ impl<const N: usize> Stones<N> {
         self.shape.all.and_not(self.stones[0].or(self.stones[1]))
     }
 
-    /// The winner if every empty cell is given to `color`: `color` when it then connects,
-    /// its opponent otherwise.
-    fn winner_if_filled_by(&self, color: Color) -> Color {
+    /// The fill test: whether `color` fails to connect even with every empty cell.
+    fn has_lost(&self, color: Color) -> bool {
         let filled = self.stones[color.index()].or(self.empty_cells());
-        if self.shape.connects(color, filled) {
-            color
-        } else {
-            color.opponent()
-        }
+        !self.shape.connects(color, filled)
     }
 
     /// Gives every empty cell to a colour, uniformly among the ways that give `to_move`
@@ -126,12 +121,12 @@ impl<const N: usize> Stones<N> {
 }
 
 /// The stones of a board of any supported size.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Board {
     /// At most 128 cells.
     Small(Stones<2>),
-    /// 129 to [`MAX_CELLS`] cells.
-    Large(Stones<6>),
+    /// 129 to [`MAX_CELLS`] cells (boxed: it is three times the size).
+    Large(Box<Stones<6>>),
 }
 
 /// Runs `$body` with `$s` bound to the inner [`Stones`] of a [`Board`], whatever its size.
@@ -150,7 +145,7 @@ impl Board {
         if width * height <= Bits::<2>::CAPACITY {
             Board::Small(Stones::new(width, height))
         } else {
-            Board::Large(Stones::new(width, height))
+            Board::Large(Box::new(Stones::new(width, height)))
         }
     }
 
@@ -196,17 +191,16 @@ impl Board {
         with_stones!(self, s => s.shape.connects(color, s.stones[color.index()]))
     }
 
-    /// The fill test: `Some(winner)` when one side cannot connect even with every empty
-    /// cell, so the other side wins whatever is played; `None` when both still can.
-    pub fn fill_test(&self) -> Option<Color> {
-        with_stones!(self, s => Color::BOTH
-            .into_iter()
-            .find(|&c| s.winner_if_filled_by(c) != c)
-            .map(Color::opponent))
+    /// The maker-breaker fill test: whether `color` has lost, i.e. does not connect even
+    /// with every empty cell filled with its colour. By Nash's argument this happens exactly
+    /// when the opponent's stones already connect, so it is a win test for the opponent that
+    /// looks only at `color`'s stones and the empty cells.
+    pub fn has_lost(&self, color: Color) -> bool {
+        with_stones!(self, s => s.has_lost(color))
     }
 
-    /// A uniform random playout by filling every empty cell (see [`Board::fill_playout`]'s
-    /// caller [`super::Hex::fill_playout`]); returns the winner and Black's final stones.
+    /// A uniform random playout by filling every empty cell (see
+    /// [`super::Hex::fill_playout`]); returns the winner and Black's final stones.
     pub fn fill_playout(&self, to_move: Color, rng: &mut Rng) -> (Color, CellSet) {
         match self {
             Board::Small(s) => {

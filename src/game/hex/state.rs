@@ -189,10 +189,10 @@ impl Hex {
         })
     }
 
-    /// The fill test (maker-breaker view): `Some(c)` when c's opponent does not connect even
-    /// after filling every empty cell with its colour, so c wins whatever is played.
-    pub fn fill_test(&self) -> Option<Color> {
-        self.winner().or_else(|| self.board.fill_test())
+    /// The maker-breaker fill test (see [`Board::has_lost`]): whether `color` has lost
+    /// whatever is played, because even every empty cell would not connect it.
+    pub fn has_lost(&self, color: Color) -> bool {
+        self.board.has_lost(color)
     }
 
     /// A uniform random playout from here: fills every empty cell, the side to move getting
