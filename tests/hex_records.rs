@@ -153,7 +153,11 @@ fn benzene_swap_pieces_keeps_the_board_and_white_moves_again() {
     assert!(game.parse_move("swap").is_err(), "only as move 2");
     // The record reads back in Benzene's form.
     let text = SgfRecord::from_game(&game).to_sgf();
-    assert!(text.contains(";B[a2];W[swap-pieces];W[g5]"), "{text}");
+    let expected = format!(
+        "(;FF[4]AP[tmbot:{}]GM[11]SZ[7];B[a2];W[swap-pieces];W[g5])",
+        env!("CARGO_PKG_VERSION")
+    );
+    assert_eq!(text.trim_end(), expected);
 }
 
 #[test]
@@ -345,4 +349,16 @@ fn position_text_errors() {
     ] {
         assert!(parse_position_text(bad).is_err(), "{bad}");
     }
+}
+
+#[test]
+fn sgf_files_save_and_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("game.sgf");
+    let record = SgfRecord::from_game(&random_game(4, 9, 9, SwapRule::HexGui, 30));
+    record.save(&path).unwrap();
+    assert_eq!(SgfRecord::load(&path).unwrap(), record);
+    std::fs::write(&path, "(;GM[1])").unwrap();
+    let err = SgfRecord::load(&path).unwrap_err().to_string();
+    assert!(err.contains("game.sgf") && err.contains("GM[11]"), "{err}");
 }

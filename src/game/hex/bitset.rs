@@ -41,21 +41,10 @@ impl<const N: usize> Bits<N> {
         self.0[cell / 64] &= !(1 << (cell % 64));
     }
 
-    /// Whether the set is empty.
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.0.iter().all(|&w| w == 0)
-    }
-
     /// Whether the two sets share a cell.
     #[inline]
     pub fn intersects(&self, other: &Self) -> bool {
         self.0.iter().zip(&other.0).any(|(a, b)| a & b != 0)
-    }
-
-    /// The number of cells in the set.
-    pub fn len(&self) -> usize {
-        self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
 
     /// The cells of the set in increasing order.
@@ -201,19 +190,6 @@ impl<const N: usize> Shape<N> {
             .or(rightward.shift_down(w - 1))
             .or(leftward.shift_up(w - 1))
             .and(self.all)
-    }
-
-    /// The cells of `within` connected inside `within` to some cell of `seed & within`.
-    #[inline]
-    pub fn flood(&self, seed: Bits<N>, within: Bits<N>) -> Bits<N> {
-        let mut reached = seed.and(within);
-        loop {
-            let next = reached.or(self.neighbours(reached)).and(within);
-            if next == reached {
-                return reached;
-            }
-            reached = next;
-        }
     }
 
     /// Whether the stones `stones` of `color` join that colour's two edges.

@@ -9,6 +9,8 @@
 use super::geometry;
 use super::state::{Hex, HexMove, SwapRule};
 use crate::game::{Color, Game, ParseError};
+use std::io;
+use std::path::Path;
 
 /// Deepest nesting of variations the reader accepts.
 const MAX_NESTING: usize = 256;
@@ -255,18 +257,18 @@ impl SgfRecord {
         })
     }
 
-    /// Writes the record in HexGui's dialect (AP is this program when not set).
+    /// Writes the record in HexGui's dialect.
     pub fn to_sgf(&self) -> String {
         let size = if self.width == self.height {
             self.width.to_string()
         } else {
             format!("{}:{}", self.width, self.height)
         };
-        let app = self
-            .application
-            .clone()
-            .unwrap_or_else(|| format!("tmbot:{}", env!("CARGO_PKG_VERSION")));
-        let mut out = format!("(;FF[4]AP[{}]GM[11]SZ[{size}]", escape(&app));
+        let mut out = "(;FF[4]".to_string();
+        if let Some(app) = &self.application {
+            out += &format!("AP[{}]", escape(app, false));
+        }
+        out += &format!("GM[11]SZ[{size}]");
         for (index, node) in self.nodes.iter().enumerate() {
             if index > 0 {
                 out.push(';');
@@ -320,7 +322,7 @@ impl SgfRecord {
             out.push_str(&format!("{name}[{value}]"));
         }
         if let Some(comment) = &node.comment {
-            out.push_str(&format!("C[{}]", escape(comment)));
+            out.push_str(&format!("C[{}]", escape(comment, true)));
         }
     }
 
@@ -362,7 +364,8 @@ impl SgfRecord {
         Ok(game)
     }
 
-    /// The record of a game: the start position as root setup, then one node per move.
+    /// The record of a game written by this program (`AP[tmbot:version]`): the start
+    /// position as root setup, then one node per move.
     pub fn from_game(game: &Hex) -> SgfRecord {
         let mut start = game.clone();
         while start.undo().is_some() {}
@@ -382,17 +385,40 @@ impl SgfRecord {
         SgfRecord {
             width: game.width(),
             height: game.height(),
-            application: None,
+            application: Some(format!("tmbot:{}", env!("CARGO_PKG_VERSION"))),
             nodes,
         }
     }
 }
 
-/// Escapes `\`, `]` and `:` for a property value.
-fn escape(text: &str) -> String {
+impl SgfRecord {
+    /// Reads the record in the file at `path`.
+    pub fn load(path: &Path) -> io::Result<SgfRecord> {
+        let text = std::fs::read_to_string(path)?;
+        SgfRecord::parse(&text).map_err(|e| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("{}: {e}", path.display()),
+            )
+        })
+    }
+
+    /// Writes the record to `path` through a temporary file renamed into place, so a
+    /// reader never sees half a record.
+    pub fn save(&self, path: &Path) -> io::Result<()> {
+        let mut temporary = path.as_os_str().to_owned();
+        temporary.push(".tmp");
+        std::fs::write(&temporary, self.to_sgf())?;
+        std::fs::rename(&temporary, path)
+    }
+}
+
+/// Escapes `\` and `]` for a property value, and `:` too when `colon` (text values; `AP`
+/// keeps its `name:version` separator as is).
+fn escape(text: &str, colon: bool) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if matches!(c, '\\' | ']' | ':') {
+        if matches!(c, '\\' | ']') || (colon && c == ':') {
             out.push('\\');
         }
         out.push(c);
