@@ -1,6 +1,7 @@
 //! `arena bench TARGET`: benchmarks that print their figures (and peers' figures side by side).
 
 mod perft;
+mod playouts;
 
 use clap::Subcommand;
 
@@ -15,11 +16,14 @@ pub struct Args {
 enum Target {
     /// Single-threaded checkers perft from the start (paths and positions modes).
     Perft(perft::Args),
+    /// Uniform random Hex playouts from the empty board (playouts/s).
+    Playouts(playouts::Args),
 }
 
 /// Runs one benchmark.
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.target {
         Target::Perft(args) => perft::run(args),
+        Target::Playouts(args) => playouts::run(args),
     }
 }
