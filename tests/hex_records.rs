@@ -332,6 +332,9 @@ fn sgf_rejects_bad_records_with_locations() {
             .to_string();
         assert!(err.contains(wanted), "{text}: {err}");
     }
+    let mut record = SgfRecord::parse("(;GM[11]SZ[3])").unwrap();
+    record.nodes[0].setup.push((9, Some(Color::Black)));
+    assert!(record.replay(SwapRule::Off).is_err());
     let deep = format!("(;GM[11]{}", "(;".repeat(10_000));
     assert!(SgfRecord::parse(&deep).is_err());
 }

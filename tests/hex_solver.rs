@@ -1,6 +1,6 @@
 //! A brute-force solver written here reproduces the solved-opening tables of the reference
-//! (3x3 and 4x4 by plain minimax, and 4x4 again with centre-first ordering and a look for
-//! immediate wins), with a transposition table on the exact stones.
+//! (3x3 and 4x4 by plain minimax, and 4x4 again with centre-first ordering, immediate wins
+//! and must-play blocks), with a transposition table on the exact stones.
 
 use std::collections::HashMap;
 use tmbot::game::hex::{CellSet, Hex, HexMove};
@@ -12,7 +12,8 @@ const OPENINGS_3X3: [&str; 3] = ["wwB", "BBB", "Bww"];
 const OPENINGS_4X4: [&str; 4] = ["wwwB", "wwBw", "wBww", "Bwww"];
 
 /// Exact solver: whether the side to move wins, memoised on the stones. With `ordered`,
-/// moves are tried centre first and an immediate winning move is looked for first.
+/// moves are tried centre first, an immediate win is looked for first, and an immediate
+/// win of the opponent must be blocked.
 struct Solver {
     ordered: bool,
     table: HashMap<(CellSet, CellSet), bool>,
@@ -56,6 +57,25 @@ impl Solver {
             });
             if wins_at_once {
                 return true;
+            }
+            // Must-play: answer the opponent's single immediate win; two cannot be stopped.
+            let threats: Vec<HexMove> = moves
+                .iter()
+                .copied()
+                .filter(|&mv| {
+                    let HexMove::Cell(c) = mv else { return false };
+                    game.place(me.opponent(), c as usize).unwrap();
+                    let won = game.outcome().is_some();
+                    game.undo();
+                    won
+                })
+                .collect();
+            if threats.len() >= 2 {
+                self.table.insert(key, false);
+                return false;
+            }
+            if !threats.is_empty() {
+                moves = threats;
             }
         }
         let mut wins = false;

@@ -334,8 +334,10 @@ impl SgfRecord {
             let error = |message: String| {
                 ParseError::new("SGF move", format!("node {}", index + 1), message)
             };
-            // A setup entry applies to cells of an earlier entry in order; later ones win.
             for &(cell, stone) in &node.setup {
+                if cell >= game.cell_count() {
+                    return Err(error(format!("setup cell #{cell} is off the board")));
+                }
                 game.set_stone(cell, stone);
             }
             if let Some(color) = node.player {

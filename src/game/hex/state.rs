@@ -253,7 +253,7 @@ impl Hex {
         Ok(())
     }
 
-    /// Setup: puts `stone` (or nothing) on `cell` directly. The edited position becomes the
+    /// Setup: puts `stone` (or nothing) on `cell` (which must be on the board) directly. The edited position becomes the
     /// new start of the record: the history is cleared, so undo stops here.
     pub fn set_stone(&mut self, cell: usize, stone: Option<Color>) {
         if let Some(old) = self.stone(cell) {
