@@ -13,6 +13,8 @@ pub mod eval;
 pub mod features;
 pub mod game;
 pub mod player;
+pub mod protocol;
 pub mod rng;
 pub mod search;
+pub mod stop;
 pub mod tm;

@@ -1,5 +1,8 @@
 //! `arena bench TARGET`: benchmarks that print their figures (and peers' figures side by side).
 
+mod perft;
+mod playouts;
+
 use clap::Subcommand;
 
 /// Arguments of `arena bench`.
@@ -10,9 +13,17 @@ pub struct Args {
 }
 
 #[derive(Subcommand)]
-enum Target {}
+enum Target {
+    /// Single-threaded checkers perft from the start (paths and positions modes).
+    Perft(perft::Args),
+    /// Uniform random Hex playouts from the empty board (playouts/s).
+    Playouts(playouts::Args),
+}
 
 /// Runs one benchmark.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    match args.target {}
+    match args.target {
+        Target::Perft(args) => perft::run(args),
+        Target::Playouts(args) => playouts::run(args),
+    }
 }

@@ -1,3 +1,16 @@
 //! Hex: rules, board representation, cell names, records.
+//!
+//! [`Hex`] is the game state (it implements [`crate::game::Game`]); [`board`] holds the
+//! bitboards with the fill test and the fast random playout; [`sgf`] reads and writes
+//! HexGui's SGF records; [`notation`] has the position string and the text diagram.
 
+pub mod bitset;
+pub mod board;
 pub mod geometry;
+pub mod notation;
+pub mod sgf;
+pub mod state;
+pub mod union_find;
+
+pub use board::{Board, CellSet, MAX_CELLS};
+pub use state::{Hex, HexMove, SwapRule};

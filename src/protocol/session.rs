@@ -1,0 +1,240 @@
+//! The engine loop: read command lines, dispatch them through a [`Registry`], write framed
+//! responses. A reader thread watches the input so that `# interrupt` can stop a running
+//! search; the loop ends on `quit` or when the input closes.
+
+use super::line::{self, CommandLine};
+use super::registry::Registry;
+use super::response;
+use crate::stop::StopFlag;
+use std::io::{BufRead, Write};
+use std::sync::mpsc;
+use std::thread;
+
+/// Longest accepted command line in bytes; longer lines are answered with an error.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// The result of one command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// The framed response, ready to write.
+    pub text: String,
+    /// True after `quit`.
+    pub quit: bool,
+}
+
+/// Runs one parsed command against `state` and returns the framed reply.
+pub fn respond<S>(registry: &Registry<S>, state: &mut S, command: &CommandLine) -> Reply {
+    let (result, quit) = run(registry, state, command);
+    let text = match result {
+        Ok(text) => response::format(true, command.id, &text),
+        Err(message) => response::format(false, command.id, &message),
+    };
+    Reply { text, quit }
+}
+
+fn run<S>(
+    registry: &Registry<S>,
+    state: &mut S,
+    command: &CommandLine,
+) -> (Result<String, String>, bool) {
+    let id = &registry.identity;
+    let result = match command.name.as_str() {
+        "protocol_version" => Ok(id.protocol_version.to_string()),
+        "name" => Ok(id.name.to_string()),
+        "version" => Ok(id.version.to_string()),
+        "known_command" => match command.args.first() {
+            Some(name) => Ok(registry.knows(name).to_string()),
+            None => Err("missing argument: command name".to_string()),
+        },
+        "list_commands" => Ok(registry.list()),
+        "help" => Ok(registry.help()),
+        "quit" => return (Ok(String::new()), true),
+        name => match registry.find(name) {
+            Some(cmd) => (cmd.handler)(state, &command.args),
+            None => Err(format!("unknown command: {name}")),
+        },
+    };
+    (result, false)
+}
+
+/// What the reader thread passes to the loop.
+enum Input {
+    Line(String),
+    TooLong,
+}
+
+/// Reads one line of at most [`MAX_LINE`] bytes (lossy UTF-8); `None` at end of input.
+fn read_line(input: &mut impl BufRead) -> Option<Input> {
+    let mut buf = Vec::new();
+    let n = std::io::Read::take(&mut *input, MAX_LINE as u64 + 1)
+        .read_until(b'\n', &mut buf)
+        .ok()?;
+    if n == 0 {
+        return None;
+    }
+    if buf.len() > MAX_LINE && buf.last() != Some(&b'\n') {
+        // Skip the rest of the overlong line.
+        let mut rest = Vec::new();
+        let _ = input.read_until(b'\n', &mut rest);
+        return Some(Input::TooLong);
+    }
+    Some(Input::Line(String::from_utf8_lossy(&buf).into_owned()))
+}
+
+/// Serves commands from `input` to `output` until `quit` or end of input. `stop` is raised
+/// when the controller sends `# interrupt` (and when the input closes) so that a running
+/// search can return early; it is lowered before each command starts.
+pub fn serve<S, R, W>(
+    registry: &Registry<S>,
+    state: &mut S,
+    input: R,
+    mut output: W,
+    stop: StopFlag,
+) -> std::io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write,
+{
+    let (tx, rx) = mpsc::channel();
+    let reader_stop = stop.clone();
+    thread::spawn(move || {
+        let mut input = input;
+        while let Some(item) = read_line(&mut input) {
+            if let Input::Line(text) = &item {
+                if line::is_interrupt(text) {
+                    reader_stop.raise();
+                    continue;
+                }
+            }
+            if tx.send(item).is_err() {
+                return;
+            }
+        }
+        reader_stop.raise();
+    });
+    let mut lines = rx.into_iter();
+    while let Some(item) = lines.next() {
+        stop.lower();
+        let reply = match item {
+            Input::Line(text) => line::parse(&text).map(|mut command| {
+                for _ in 0..(registry.continuation_lines)(&command) {
+                    match lines.next() {
+                        Some(Input::Line(more)) => command
+                            .args
+                            .extend(line::clean(&more).split_whitespace().map(str::to_string)),
+                        Some(Input::TooLong) | None => break,
+                    }
+                }
+                respond(registry, state, &command)
+            }),
+            Input::TooLong => Some(Reply {
+                text: response::format(false, None, &format!("line longer than {MAX_LINE} bytes")),
+                quit: false,
+            }),
+        };
+        if let Some(reply) = reply {
+            output.write_all(reply.text.as_bytes())?;
+            output.flush()?;
+            if reply.quit {
+                break;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::registry::{Command, Identity};
+
+    fn echo(count: &mut u32, args: &[String]) -> Result<String, String> {
+        *count += 1;
+        match args.first() {
+            Some(a) if a == "fail" => Err("asked to fail".into()),
+            _ => Ok(args.join(" ")),
+        }
+    }
+
+    const COMMANDS: [Command<u32>; 2] = [
+        Command {
+            name: "echo",
+            usage: "echo ARGS",
+            handler: echo,
+        },
+        Command {
+            name: "multi",
+            usage: "multi: two more lines",
+            handler: echo,
+        },
+    ];
+
+    fn registry() -> Registry<u32> {
+        Registry {
+            identity: Identity {
+                name: "test",
+                version: "1",
+                protocol_version: "2",
+            },
+            commands: &COMMANDS,
+            continuation_lines: |c| if c.name == "multi" { 2 } else { 0 },
+        }
+    }
+
+    fn transcript(input: &str) -> (String, u32) {
+        let mut count = 0;
+        let mut out = Vec::new();
+        let stop = StopFlag::default();
+        serve(
+            &registry(),
+            &mut count,
+            std::io::Cursor::new(input.as_bytes().to_vec()),
+            &mut out,
+            stop,
+        )
+        .unwrap();
+        (String::from_utf8(out).unwrap(), count)
+    }
+
+    #[test]
+    fn dispatch_and_framing() {
+        let (out, count) = transcript(
+            "1 echo a b\n\n# comment\necho fail\nnope\nknown_command echo\nknown_command nope\n",
+        );
+        assert_eq!(
+            out,
+            "=1 a b\n\n? asked to fail\n\n? unknown command: nope\n\n= true\n\n= false\n\n"
+        );
+        assert_eq!(count, 2);
+    }
+
+    #[test]
+    fn list_commands_includes_registered_ones() {
+        let (out, _) = transcript("list_commands\n");
+        assert!(out.starts_with("= protocol_version\n"));
+        assert!(out.ends_with("quit\necho\nmulti\n\n"));
+    }
+
+    #[test]
+    fn continuation_lines_become_arguments() {
+        let (out, _) = transcript("multi a\nb c\nd\necho e\n");
+        assert_eq!(out, "= a b c d\n\n= e\n\n");
+    }
+
+    #[test]
+    fn quit_stops_reading() {
+        let (out, count) = transcript("quit\necho after\n");
+        assert_eq!(out, "= \n\n");
+        assert_eq!(count, 0);
+    }
+
+    #[test]
+    fn overlong_lines_are_refused_and_the_loop_goes_on() {
+        let long = "x".repeat(MAX_LINE + 10);
+        let (out, _) = transcript(&format!("{long}\nname\n"));
+        assert_eq!(
+            out,
+            format!("? line longer than {MAX_LINE} bytes\n\n= test\n\n")
+        );
+    }
+}
