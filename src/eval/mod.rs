@@ -5,6 +5,9 @@
 //! Game-specific heuristics live in their own modules; learned evaluators (Tsetlin Machine,
 //! neural networks) plug in by registering a constructor under a spec name.
 
+pub mod checkers;
+pub mod hex;
+
 use crate::game::Game;
 use crate::rng;
 use rand::Rng as _;
@@ -34,6 +37,12 @@ impl Value {
 pub trait Evaluator<G: Game>: Send + Sync {
     /// One value per position, in order, each for that position's side to move.
     fn evaluate(&self, positions: &[G]) -> Vec<Value>;
+
+    /// The value of a single position (searches that cannot batch call this; override it
+    /// when a batch of one costs more than one evaluation).
+    fn evaluate_one(&self, position: &G) -> Value {
+        self.evaluate(std::slice::from_ref(position))[0]
+    }
 }
 
 /// An evaluator specification that could not be turned into an evaluator.

@@ -80,7 +80,7 @@ pub const PLAYERS: &[PlayerKind] = &[
             ("nodes", "tree node limit"),
             (
                 "c",
-                "exploration constant C in V + C sqrt(2 ln N / N_i) (default 0.5)",
+                "exploration constant C in V + C sqrt(2 ln N / N_i) (default 0.25)",
             ),
             ("rave", "RAVE equivalence parameter k, or off (default off)"),
             (
@@ -99,6 +99,7 @@ pub const PLAYERS: &[PlayerKind] = &[
                 "reuse",
                 "keep the subtree between moves, on/off (default off)",
             ),
+            ("expand", "visits before a leaf is expanded (default 2)"),
         ],
     },
     PlayerKind {
@@ -202,7 +203,12 @@ impl<G: SearchGame> Player<G> {
                         _ => Err("table size must be between 10 and 30 bits".into()),
                     })?
                 }
-                "c" => mcts.c = read(key, value, number::<f64>)?,
+                "c" => {
+                    mcts.c = read(key, value, |v| match number::<f64>(v)? {
+                        c if c >= 0.0 && c.is_finite() => Ok(c),
+                        _ => Err("C must be a finite number of at least 0".into()),
+                    })?
+                }
                 "rave" => {
                     mcts.rave = read(key, value, |v| match parse_switch(v) {
                         Ok(false) => Ok(None),
@@ -213,6 +219,7 @@ impl<G: SearchGame> Player<G> {
                 "patterns" => mcts.patterns = read(key, value, parse_switch)?,
                 "threads" => mcts.threads = read(key, value, positive::<usize>)?,
                 "reuse" => mcts.reuse = read(key, value, parse_switch)?,
+                "expand" => mcts.expand_after = read(key, value, positive::<u32>)?,
                 _ => unreachable!("every option of the table is handled"),
             }
         }
@@ -319,7 +326,7 @@ mod tests {
             "avgtree:depth=2,eval=random",
             "alphabeta:depth=5,tt=12",
             "alphabeta:nodes=2000",
-            "mcts:playouts=500,c=2,rave=on,patterns=off,threads=2,reuse=on",
+            "mcts:playouts=500,c=2,rave=on,patterns=off,threads=2,reuse=on,expand=1",
             "mcts:playouts=200,eval=random",
             "flatmc:playouts=300",
         ] {
@@ -342,6 +349,7 @@ mod tests {
         assert_eq!(error("alphabeta:tt=40").part, "tt=40");
         assert_eq!(error("greedy:eval=oracle").part, "eval=oracle");
         assert_eq!(error("mcts:rave=maybe").part, "rave=maybe");
+        assert_eq!(error("mcts:c=-1").part, "c=-1");
     }
 
     #[test]

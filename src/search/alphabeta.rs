@@ -53,6 +53,10 @@ pub struct AlphaBeta<G: Game> {
     table: Vec<Option<TtEntry<G::Move>>>,
     killers: Vec<[Option<G::Move>; 2]>,
     history: HashMap<G::Move, i64>,
+    /// Reused move lists, one per ply, with their ordering keys.
+    buffers: Vec<Vec<(i64, G::Move)>>,
+    /// Scratch list for move generation.
+    legal: Vec<G::Move>,
     nodes: u64,
     node_limit: u64,
     deadline: Deadline,
@@ -66,9 +70,11 @@ impl<G: SearchGame> AlphaBeta<G> {
             table: vec![None; 1 << table_bits],
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: HashMap::new(),
+            buffers: Vec::new(),
+            legal: Vec::new(),
             nodes: 0,
             node_limit: u64::MAX,
-            deadline: Deadline::after(None),
+            deadline: Deadline::default(),
             aborted: false,
         }
     }
@@ -90,7 +96,7 @@ impl<G: SearchGame> AlphaBeta<G> {
         };
         self.nodes = 0;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
-        self.deadline = Deadline::after(limits.time);
+        self.deadline = Deadline::of(limits);
         self.aborted = false;
         self.history.clear();
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
@@ -104,7 +110,7 @@ impl<G: SearchGame> AlphaBeta<G> {
             depth: 0,
             nodes: 0,
         };
-        if moves.len() <= 1 {
+        if moves.is_empty() {
             return report;
         }
         let mut position = game.clone();
@@ -182,8 +188,7 @@ impl<G: SearchGame> AlphaBeta<G> {
             };
         }
         if ply >= MAX_PLY || (depth == 0 && game.is_quiet()) {
-            let value = evaluator.evaluate(std::slice::from_ref(game))[0].value;
-            return ((value - 0.5) * 2000.0).round() as i32;
+            return centi_score(evaluator.evaluate_one(game).value);
         }
 
         let slot = (game.hash() as usize) & (self.table.len() - 1);
@@ -203,14 +208,11 @@ impl<G: SearchGame> AlphaBeta<G> {
             }
         }
 
-        let mut moves = Vec::new();
-        game.legal_moves(&mut moves);
-        self.order(&mut moves, table_move, ply);
-
+        let mut moves = self.ordered_moves(game, table_move, ply);
         let alpha_start = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
-        for &mv in &moves {
+        for &(_, mv) in &moves {
             game.play(mv);
             let score = -self.negamax(
                 game,
@@ -222,7 +224,7 @@ impl<G: SearchGame> AlphaBeta<G> {
             );
             game.undo();
             if self.aborted {
-                return 0;
+                break;
             }
             if score > best_score {
                 best_score = score;
@@ -241,6 +243,11 @@ impl<G: SearchGame> AlphaBeta<G> {
                 break;
             }
         }
+        moves.clear();
+        self.buffers[ply] = moves;
+        if self.aborted {
+            return 0;
+        }
         let bound = if best_score <= alpha_start {
             Bound::Upper
         } else if best_score >= beta {
@@ -258,21 +265,39 @@ impl<G: SearchGame> AlphaBeta<G> {
         best_score
     }
 
-    /// Table move first, then killers, then by history score.
-    fn order(&self, moves: &mut [G::Move], table_move: Option<G::Move>, ply: usize) {
+    /// The legal moves in search order: table move, killers, then by history score.
+    fn ordered_moves(
+        &mut self,
+        game: &G,
+        table_move: Option<G::Move>,
+        ply: usize,
+    ) -> Vec<(i64, G::Move)> {
+        if self.buffers.len() <= ply {
+            self.buffers.resize_with(ply + 1, Vec::new);
+        }
+        let mut ordered = std::mem::take(&mut self.buffers[ply]);
+        game.legal_moves(&mut self.legal);
         let killers = self.killers[ply];
-        moves.sort_by_cached_key(|mv| {
-            if Some(*mv) == table_move {
+        ordered.extend(self.legal.iter().map(|&mv| {
+            let key = if Some(mv) == table_move {
                 i64::MIN
-            } else if Some(*mv) == killers[0] {
+            } else if Some(mv) == killers[0] {
                 i64::MIN + 1
-            } else if Some(*mv) == killers[1] {
+            } else if Some(mv) == killers[1] {
                 i64::MIN + 2
             } else {
-                -self.history.get(mv).copied().unwrap_or(0)
-            }
-        });
+                -self.history.get(&mv).copied().unwrap_or(0)
+            };
+            (key, mv)
+        }));
+        ordered.sort_by_key(|&(key, _)| key);
+        ordered
     }
+}
+
+/// An evaluator value in [0,1] as the search's score in [-1000, 1000].
+pub fn centi_score(value: f64) -> i32 {
+    ((value - 0.5) * 2000.0).round() as i32
 }
 
 /// Forced-result scores are stored relative to the node, not the root.
@@ -319,8 +344,8 @@ mod tests {
         best
     }
 
-    fn search(game: &TicTacToe, limits: Limits, seed: u64) -> SearchReport<u8> {
-        AlphaBeta::new(12).search(game, &Neutral, &limits, &mut seeded(seed))
+    fn search(game: &TicTacToe, limits: &Limits, seed: u64) -> SearchReport<u8> {
+        AlphaBeta::new(12).search(game, &Neutral, limits, &mut seeded(seed))
     }
 
     #[test]
@@ -329,7 +354,7 @@ mod tests {
             depth: Some(9),
             ..Limits::default()
         };
-        let report = search(&TicTacToe::default(), depth9, 1);
+        let report = search(&TicTacToe::default(), &depth9, 1);
         assert_eq!(report.score, 0);
         assert_eq!(report.depth, 9);
     }
@@ -345,7 +370,7 @@ mod tests {
             for second in (0..9).filter(|&c| c != first) {
                 let mut game = TicTacToe::from_moves(&[first, second]);
                 let oracle = minimax(&mut game, 0);
-                let report = search(&game, depth9, 7);
+                let report = search(&game, &depth9, 7);
                 let expected = match oracle {
                     0 => 0,
                     s if s > 0 => WIN - (10 - s),
@@ -369,8 +394,8 @@ mod tests {
             ..Limits::default()
         };
         let game = TicTacToe::from_moves(&[4]);
-        let a = search(&game, limits, 3);
-        let b = search(&game, limits, 3);
+        let a = search(&game, &limits, 3);
+        let b = search(&game, &limits, 3);
         assert_eq!(a, b);
         assert!(a.nodes <= 500);
     }

@@ -18,7 +18,7 @@ pub fn choose<G: SearchGame>(game: &G, limits: &Limits, rng: &mut Rng) -> Option
         None if limits.time.is_some() => u64::MAX,
         None => super::mcts::DEFAULT_PLAYOUTS,
     };
-    let deadline = Deadline::after(limits.time);
+    let deadline = Deadline::of(limits);
     let mover = game.side_to_move();
     let positions: Vec<G> = super::children(game, &moves);
     let mut totals = vec![0.0; moves.len()];

@@ -6,7 +6,7 @@ use crate::eval::{terminal_value, Evaluator};
 use crate::game::Game;
 use crate::rng::Rng;
 
-/// The move whose resulting position is best for the mover, with its value in [0,1].
+/// The move whose resulting position is best for the mover.
 pub fn choose<G: Game>(game: &G, evaluator: &dyn Evaluator<G>, rng: &mut Rng) -> Option<G::Move> {
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);

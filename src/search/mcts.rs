@@ -1,5 +1,5 @@
 //! UCT Monte Carlo tree search (seed 004): selection by UCB1 `V + C·sqrt(2 ln N / N_i)`,
-//! expansion of every child of a visited leaf, a uniform random playout (or the evaluator
+//! expansion of every child of a leaf once it has been visited `expand_after` times, a uniform random playout (or the evaluator
 //! when one is given), and backpropagation. Options: RAVE/AMAF blending, game patterns at
 //! expansion, subtree reuse between moves, root parallelism over threads.
 
@@ -30,17 +30,20 @@ pub struct MctsConfig<G: Game> {
     pub threads: usize,
     /// Keep the subtree of the position reached between two moves.
     pub reuse: bool,
+    /// Visits a leaf needs before it is expanded (the root is always expanded).
+    pub expand_after: u32,
 }
 
 impl<G: Game> Default for MctsConfig<G> {
     fn default() -> Self {
         MctsConfig {
-            c: 0.5,
+            c: 0.25,
             rave: None,
             evaluator: None,
             patterns: false,
             threads: 1,
             reuse: false,
+            expand_after: 2,
         }
     }
 }
@@ -60,7 +63,15 @@ struct Node<M> {
     wins: f64,
     amaf_visits: u32,
     amaf_wins: f64,
+    /// Cached selection value: the mean (blended with AMAF under RAVE); unvisited nodes get
+    /// `UNVISITED` plus their AMAF mean so they are tried first.
+    value: f64,
+    /// Cached `1 / sqrt(visits)` (0 while unvisited).
+    explore: f64,
 }
+
+/// Selection value of unvisited nodes: above any visited one.
+const UNVISITED: f64 = 1e9;
 
 impl<M> Node<M> {
     fn new(mv: Option<M>, mover: Color) -> Node<M> {
@@ -73,12 +84,33 @@ impl<M> Node<M> {
             wins: 0.0,
             amaf_visits: 0,
             amaf_wins: 0.0,
+            value: UNVISITED,
+            explore: 0.0,
         }
     }
 
     fn children(&self) -> std::ops::Range<usize> {
         let first = self.first_child as usize;
         first..first + self.child_count as usize
+    }
+
+    /// Recomputes the cached selection terms after the statistics changed.
+    fn refresh(&mut self, rave: Option<f64>) {
+        let amaf = (self.amaf_visits > 0).then(|| self.amaf_wins / f64::from(self.amaf_visits));
+        if self.visits == 0 {
+            self.value = UNVISITED + amaf.filter(|_| rave.is_some()).unwrap_or(0.0);
+            return;
+        }
+        let n = f64::from(self.visits);
+        let mean = self.wins / n;
+        self.value = match (rave, amaf) {
+            (Some(k), Some(amaf)) => {
+                let beta = (k / (3.0 * n + k)).sqrt();
+                (1.0 - beta) * mean + beta * amaf
+            }
+            _ => mean,
+        };
+        self.explore = 1.0 / n.sqrt();
     }
 }
 
@@ -146,25 +178,26 @@ impl<G: SearchGame> Tree<G> {
         }
     }
 
-    /// Runs `playouts` simulations (fewer if the deadline or node limit comes first).
+    /// Runs `playouts` simulations (fewer if the deadline comes first or the tree reaches
+    /// `node_limit` nodes).
     fn simulate(
         &mut self,
         game: &G,
         config: &MctsConfig<G>,
         playouts: u64,
         node_limit: u64,
-        deadline: Deadline,
+        deadline: &Deadline,
         rng: &mut Rng,
     ) {
         let mut path = Vec::with_capacity(64);
         let mut moves = Vec::new();
         let mut trace = Vec::new();
         let mut amaf: HashMap<G::Move, Color> = HashMap::new();
+        let mut position = game.clone();
         for done in 0..playouts {
-            if done % 64 == 0 && deadline.passed() {
+            if (done % 64 == 0 && deadline.passed()) || self.nodes.len() as u64 >= node_limit {
                 break;
             }
-            let mut position = game.clone();
             path.clear();
             path.push(0usize);
             let mut index = 0;
@@ -176,8 +209,7 @@ impl<G: SearchGame> Tree<G> {
             }
             // Expansion of a leaf that was visited before (the root always).
             if position.outcome().is_none()
-                && (index == 0 || self.nodes[index].visits > 0)
-                && (self.nodes.len() as u64) < node_limit
+                && (index == 0 || self.nodes[index].visits >= config.expand_after)
             {
                 position.candidate_moves(&mut moves, config.patterns);
                 moves.shuffle(rng);
@@ -198,7 +230,7 @@ impl<G: SearchGame> Tree<G> {
                 outcome.score_for(Color::Black)
             } else if let Some(evaluator) = &config.evaluator {
                 trace.clear();
-                let value = evaluator.evaluate(std::slice::from_ref(&position))[0].value;
+                let value = evaluator.evaluate_one(&position).value;
                 match position.side_to_move() {
                     Color::Black => value,
                     Color::White => 1.0 - value,
@@ -213,37 +245,20 @@ impl<G: SearchGame> Tree<G> {
                     .map_or(0.5, |o| o.score_for(Color::Black))
             };
             self.backpropagate(&path, black_score, config, &trace, &mut amaf);
+            for _ in 1..path.len() {
+                position.undo();
+            }
         }
     }
 
     fn select(&self, parent: usize, config: &MctsConfig<G>) -> usize {
         let node = &self.nodes[parent];
-        let log_n = (2.0 * f64::from(node.visits.max(1)).ln()).max(0.0);
+        let weight = config.c * (2.0 * f64::from(node.visits.max(1)).ln()).max(0.0).sqrt();
         let mut best = node.first_child as usize;
         let mut best_score = f64::NEG_INFINITY;
         for child in node.children() {
             let c = &self.nodes[child];
-            let score = if c.visits == 0 {
-                // Unvisited children first (in their shuffled order, or by AMAF with RAVE).
-                let amaf = if c.amaf_visits > 0 {
-                    c.amaf_wins / f64::from(c.amaf_visits)
-                } else {
-                    0.5
-                };
-                1e9 + if config.rave.is_some() { amaf } else { 0.0 }
-            } else {
-                let n = f64::from(c.visits);
-                let mean = c.wins / n;
-                let value = match config.rave {
-                    Some(k) if c.amaf_visits > 0 => {
-                        let beta = (k / (3.0 * n + k)).sqrt();
-                        let amaf = c.amaf_wins / f64::from(c.amaf_visits);
-                        (1.0 - beta) * mean + beta * amaf
-                    }
-                    _ => mean,
-                };
-                value + config.c * (log_n / n).sqrt()
-            };
+            let score = c.value + weight * c.explore;
             if score > best_score {
                 best_score = score;
                 best = child;
@@ -279,6 +294,7 @@ impl<G: SearchGame> Tree<G> {
                     if amaf.get(&mv) == Some(&node.mover) {
                         node.amaf_visits += 1;
                         node.amaf_wins += score_for(node.mover);
+                        node.refresh(config.rave);
                     }
                 }
                 if let Some(mv) = self.nodes[index].mv {
@@ -288,6 +304,7 @@ impl<G: SearchGame> Tree<G> {
             let node = &mut self.nodes[index];
             node.visits += 1;
             node.wins += score_for(node.mover);
+            node.refresh(config.rave);
         }
     }
 
@@ -320,6 +337,8 @@ pub struct MctsReport<M> {
     pub visits: Vec<(M, u32)>,
     /// Simulations run in this search (all threads).
     pub simulations: u64,
+    /// Nodes in the trees after the search (all threads).
+    pub tree_nodes: usize,
 }
 
 impl<G: SearchGame> Mcts<G> {
@@ -342,7 +361,7 @@ impl<G: SearchGame> Mcts<G> {
         };
         let threads = self.trees.len() as u64;
         let node_limit = limits.nodes.unwrap_or(u64::MAX);
-        let deadline = Deadline::after(limits.time);
+        let deadline = Deadline::of(limits);
         let seed: u64 = rng.random();
         let reuse = self.config.reuse;
         let config = &self.config;
@@ -358,7 +377,7 @@ impl<G: SearchGame> Mcts<G> {
         let run = |k: usize, tree: &mut Tree<G>| {
             let share = playouts / threads + u64::from((k as u64) < playouts % threads);
             let mut thread_rng = rng::substream(seed, k as u64);
-            tree.simulate(game, config, share, node_limit, deadline, &mut thread_rng);
+            tree.simulate(game, config, share, node_limit, &deadline, &mut thread_rng);
         };
         if trees.len() == 1 {
             run(0, &mut trees[0]);
@@ -384,7 +403,15 @@ impl<G: SearchGame> Mcts<G> {
             .sum::<u64>()
             - reused;
         let scores: Vec<f64> = totals.iter().map(|&(_, v)| f64::from(v)).collect();
-        let best = argmax_random_tie(&scores, rng).map(|i| totals[i].0);
+        // Stopped before the root was expanded: any legal move.
+        let best = argmax_random_tie(&scores, rng)
+            .map(|i| totals[i].0)
+            .or_else(|| {
+                let mut moves = Vec::new();
+                game.legal_moves(&mut moves);
+                (!moves.is_empty()).then(|| moves[rng.random_range(0..moves.len())])
+            });
+        let tree_nodes = trees.iter().map(|t| t.nodes.len()).sum();
         if reuse {
             self.trees = trees.into_iter().map(Some).collect();
         }
@@ -392,6 +419,7 @@ impl<G: SearchGame> Mcts<G> {
             best,
             visits: totals,
             simulations,
+            tree_nodes,
         }
     }
 }
@@ -482,5 +510,35 @@ mod tests {
         let third = mcts.search(&TicTacToe::from_moves(&[8]), &playouts(500), &mut rng);
         let visits: u64 = third.visits.iter().map(|&(_, v)| u64::from(v)).sum();
         assert_eq!(visits, 500);
+    }
+
+    #[test]
+    fn a_node_limit_alone_ends_the_search() {
+        let limits = Limits {
+            nodes: Some(200),
+            ..Limits::default()
+        };
+        let report =
+            Mcts::new(MctsConfig::default()).search(&TicTacToe::default(), &limits, &mut seeded(1));
+        assert!(
+            report.tree_nodes >= 200 && report.tree_nodes < 200 + 9,
+            "{}",
+            report.tree_nodes
+        );
+        assert!(report.best.is_some());
+    }
+
+    #[test]
+    fn a_raised_stop_flag_ends_the_search() {
+        let stop = crate::stop::StopFlag::default();
+        stop.raise();
+        let limits = Limits {
+            stop: Some(stop),
+            ..Limits::default()
+        };
+        let game = TicTacToe::default();
+        let report = Mcts::new(MctsConfig::default()).search(&game, &limits, &mut seeded(1));
+        assert_eq!(report.simulations, 0);
+        assert!(report.best.is_some(), "a move is still given");
     }
 }

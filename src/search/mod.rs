@@ -4,8 +4,10 @@
 
 pub mod alphabeta;
 pub mod avgtree;
+mod checkers;
 pub mod flatmc;
 pub mod greedy;
+mod hex;
 pub mod mcts;
 #[cfg(test)]
 pub(crate) mod toy;
@@ -13,12 +15,14 @@ pub(crate) mod toy;
 use crate::eval::EvalGame;
 use crate::game::{Color, Game, Outcome};
 use crate::rng::Rng;
+use crate::stop::StopFlag;
 use rand::Rng as _;
 use std::time::{Duration, Instant};
 
 /// How much a search may do; `None` means no limit of that kind. The search stops at the
-/// first limit reached (and uses its own default when none is set).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// first limit reached, or when the stop flag is raised (and uses its own default when no
+/// limit is set).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// Wall-clock time for the move.
     pub time: Option<Duration>,
@@ -28,38 +32,43 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Search depth in plies.
     pub depth: Option<u32>,
+    /// A request from outside to stop now and answer with the best move so far.
+    pub stop: Option<StopFlag>,
 }
 
 impl Limits {
     /// `self`, with every limit set in `overrides` replacing this one.
-    pub fn overridden_by(self, overrides: &Limits) -> Limits {
+    pub fn overridden_by(&self, overrides: &Limits) -> Limits {
         Limits {
             time: overrides.time.or(self.time),
             playouts: overrides.playouts.or(self.playouts),
             nodes: overrides.nodes.or(self.nodes),
             depth: overrides.depth.or(self.depth),
+            stop: overrides.stop.clone().or_else(|| self.stop.clone()),
         }
-    }
-
-    /// True when no limit is set.
-    pub fn is_unlimited(&self) -> bool {
-        *self == Limits::default()
     }
 }
 
-/// A wall-clock deadline that is cheap to poll.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Deadline(Option<Instant>);
+/// The time limit and stop flag of a search, cheap to poll.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Deadline {
+    end: Option<Instant>,
+    stop: Option<StopFlag>,
+}
 
 impl Deadline {
-    /// A deadline `time` from now (never, for `None`).
-    pub(crate) fn after(time: Option<Duration>) -> Deadline {
-        Deadline(time.map(|t| Instant::now() + t))
+    /// The deadline of `limits`, counted from now.
+    pub(crate) fn of(limits: &Limits) -> Deadline {
+        Deadline {
+            end: limits.time.map(|t| Instant::now() + t),
+            stop: limits.stop.clone(),
+        }
     }
 
-    /// True once the deadline has passed.
+    /// True once the time is up or a stop was requested.
     pub(crate) fn passed(&self) -> bool {
-        self.0.is_some_and(|end| Instant::now() >= end)
+        self.stop.as_ref().is_some_and(StopFlag::is_raised)
+            || self.end.is_some_and(|end| Instant::now() >= end)
     }
 }
 
