@@ -4,11 +4,17 @@
 //! - [`game`]: the [`game::Game`] trait, Hex and checkers rules, notation and records;
 //! - [`features`]: booleanizers turning positions into bit vectors for learning;
 //! - [`tm`]: the Tsetlin Machine (no game dependencies);
+//! - [`eval`]: position evaluators and their registry;
+//! - [`search`]: greedy, averaging tree, alpha-beta, UCT/MCTS and flat Monte Carlo;
+//! - [`player`]: a search + evaluator + limits built from a spec string;
 //! - [`rng`]: the seeded random number generator every random choice comes from.
 
+pub mod eval;
 pub mod features;
 pub mod game;
+pub mod player;
 pub mod protocol;
 pub mod rng;
+pub mod search;
 pub mod stop;
 pub mod tm;

@@ -3,6 +3,7 @@
 mod bench;
 mod cv;
 mod explain;
+mod matches;
 mod perft;
 mod replay;
 mod train;
@@ -29,6 +30,8 @@ enum Command {
     Cv(cv::Args),
     /// Print a trained model's clauses as readable rules.
     Explain(explain::Args),
+    /// Play a series between two in-process players, colours alternating.
+    Match(matches::Args),
     /// Benchmarks (perft, playouts, Tsetlin Machine).
     Bench(bench::Args),
 }
@@ -41,6 +44,7 @@ fn main() {
         Command::Train(args) => train::run(args),
         Command::Cv(args) => cv::run(args),
         Command::Explain(args) => explain::run(args),
+        Command::Match(args) => matches::run(args),
         Command::Bench(args) => bench::run(args),
     };
     if let Err(err) = result {

@@ -2,6 +2,7 @@
 
 mod perft;
 mod playouts;
+mod search;
 
 use clap::Subcommand;
 
@@ -18,6 +19,8 @@ enum Target {
     Perft(perft::Args),
     /// Uniform random Hex playouts from the empty board (playouts/s).
     Playouts(playouts::Args),
+    /// MCTS simulations/s on empty Hex (1 and 2 threads), alpha-beta nodes/s on checkers.
+    Search(search::Args),
 }
 
 /// Runs one benchmark.
@@ -25,5 +28,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     match args.target {
         Target::Perft(args) => perft::run(args),
         Target::Playouts(args) => playouts::run(args),
+        Target::Search(args) => search::run(args),
     }
 }

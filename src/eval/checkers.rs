@@ -1,0 +1,143 @@
+//! A classic checkers heuristic: material (men 100, kings 150), advancement of men, the
+//! back rank kept against crowning, and mobility; the score difference goes through a
+//! logistic curve to a value in [0,1] for the side to move.
+
+use super::{EvalGame, EvalRegistry, Evaluator, Value};
+use crate::game::checkers::{CaptureMode, Checkers, Position};
+use crate::game::{Color, Game};
+use std::sync::Arc;
+
+/// Weights of the checkers heuristic (in centi-men).
+#[derive(Clone, Copy, Debug)]
+pub struct Material {
+    /// A man.
+    pub man: i32,
+    /// A king.
+    pub king: i32,
+    /// Per row a man has advanced.
+    pub advance: i32,
+    /// Per man still on its own back rank.
+    pub back_rank: i32,
+    /// Per legal move more than the opponent would have.
+    pub mobility: i32,
+    /// Score difference that maps to a value of about 0.73.
+    pub scale: f64,
+}
+
+impl Default for Material {
+    fn default() -> Self {
+        Material {
+            man: 100,
+            king: 150,
+            advance: 3,
+            back_rank: 6,
+            mobility: 2,
+            scale: 200.0,
+        }
+    }
+}
+
+impl Material {
+    /// The heuristic score of `position` for `color` minus that of its opponent.
+    pub fn score(&self, position: &Position, color: Color) -> i32 {
+        let [black_men, black_kings, white_men, white_kings] = position.planes();
+        let side_score = |men: u32, kings: u32, side: Color| {
+            let mut score =
+                self.man * men.count_ones() as i32 + self.king * kings.count_ones() as i32;
+            for square in (0..32).filter(|bit| men & (1 << bit) != 0) {
+                // Square n = bit + 1; row 0 holds squares 1..4 (Black's back rank).
+                let row = square / 4;
+                let advanced = match side {
+                    Color::Black => row,
+                    Color::White => 7 - row,
+                };
+                score += self.advance * advanced;
+                if advanced == 0 {
+                    score += self.back_rank;
+                }
+            }
+            score
+        };
+        let black = side_score(black_men, black_kings, Color::Black);
+        let white = side_score(white_men, white_kings, Color::White);
+        let mobility = |side: Color| {
+            let mut turn = *position;
+            turn.set_side_to_move(side);
+            // The scratch list is only filled when captures are pending.
+            turn.count_moves(CaptureMode::Distinct, &mut Vec::new()) as i32
+        };
+        let difference =
+            black - white + self.mobility * (mobility(Color::Black) - mobility(Color::White));
+        match color {
+            Color::Black => difference,
+            Color::White => -difference,
+        }
+    }
+}
+
+impl Evaluator<Checkers> for Material {
+    fn evaluate(&self, positions: &[Checkers]) -> Vec<Value> {
+        positions
+            .iter()
+            .map(|game| self.evaluate_one(game))
+            .collect()
+    }
+
+    fn evaluate_one(&self, game: &Checkers) -> Value {
+        if let Some(outcome) = game.outcome() {
+            return Value::new(outcome.score_for(game.side_to_move()));
+        }
+        let score = f64::from(self.score(game.position(), game.side_to_move()));
+        Value::new(1.0 / (1.0 + (-score / self.scale).exp()))
+    }
+}
+
+impl EvalGame for Checkers {
+    const DEFAULT_EVAL: &'static str = "material";
+
+    fn evaluators() -> EvalRegistry<Checkers> {
+        let mut registry = EvalRegistry::default();
+        registry.register(
+            "material",
+            "material - checkers men/kings, advancement, back rank and mobility",
+            |arg| {
+                if arg.is_empty() {
+                    Ok(Arc::new(Material::default()))
+                } else {
+                    Err(format!("material takes no argument (got '{arg}')"))
+                }
+            },
+        );
+        registry
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_is_balanced_and_material_counts() {
+        let eval = Material::default();
+        let start = Checkers::new();
+        assert_eq!(eval.score(start.position(), Color::Black), 0);
+        assert!((eval.evaluate(&[start])[0].value - 0.5).abs() < 1e-12);
+        // Mirror images score the same for the side they favour.
+        let black_up = Checkers::from_fen("W:W30:B5,9").unwrap();
+        let white_up = Checkers::from_fen("B:W24,28:B3").unwrap();
+        assert_eq!(
+            eval.score(black_up.position(), Color::Black),
+            eval.score(white_up.position(), Color::White)
+        );
+        assert!(eval.score(black_up.position(), Color::Black) > 50);
+        // A king is worth more than a man on the same square.
+        let man = Checkers::from_fen("B:W30:B14").unwrap();
+        let king = Checkers::from_fen("B:W30:BK14").unwrap();
+        assert!(
+            eval.score(king.position(), Color::Black) > eval.score(man.position(), Color::Black)
+        );
+        // Finished games are exact.
+        let lost = Checkers::from_fen("B:W30:B").unwrap();
+        assert_eq!(eval.evaluate(&[lost])[0].value, 0.0);
+    }
+}

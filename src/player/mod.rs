@@ -1,0 +1,381 @@
+//! Players: a search, an evaluator and default limits, built from a spec string
+//! (see [`spec`] for the grammar). [`PLAYERS`] documents every player and option; it is
+//! also the table that spec validation reads, so the listing cannot drift from the parser.
+
+pub mod spec;
+
+use crate::eval::{EvalGame, Evaluator};
+use crate::rng::Rng;
+use crate::search::alphabeta::AlphaBeta;
+use crate::search::avgtree::{self, AvgTreeConfig};
+use crate::search::mcts::{Mcts, MctsConfig};
+use crate::search::{flatmc, greedy, Limits, SearchGame};
+use rand::Rng as _;
+use spec::{parse_duration, parse_switch, Spec, SpecError};
+use std::sync::Arc;
+
+/// A player kind: its spec name, what it does, and its options (`name`, doc).
+#[derive(Clone, Copy, Debug)]
+pub struct PlayerKind {
+    /// The spec name.
+    pub name: &'static str,
+    /// What the player does.
+    pub doc: &'static str,
+    /// `(option, doc)` pairs.
+    pub options: &'static [(&'static str, &'static str)],
+}
+
+const EVAL_DOC: &str = "evaluator spec (see the evaluator list; default: the game's own)";
+
+/// Every player kind with its options.
+pub const PLAYERS: &[PlayerKind] = &[
+    PlayerKind {
+        name: "random",
+        doc: "a uniformly random legal move",
+        options: &[],
+    },
+    PlayerKind {
+        name: "greedy",
+        doc: "the move whose resulting position the evaluator likes best (one ply)",
+        options: &[("eval", EVAL_DOC)],
+    },
+    PlayerKind {
+        name: "avgtree",
+        doc: "averaging tree of the checkers thesis: every line to a fixed depth, leaves \
+              evaluated in one batch, nodes worth the mean of their children",
+        options: &[
+            ("depth", "plies (default 3)"),
+            ("eval", EVAL_DOC),
+            ("win", "value of a forced win (default 9)"),
+            ("loss", "value of a forced loss (default -9)"),
+        ],
+    },
+    PlayerKind {
+        name: "alphabeta",
+        doc: "negamax alpha-beta with iterative deepening, transposition table, killer and \
+              history ordering, quiescence on captures",
+        options: &[
+            (
+                "depth",
+                "maximum depth in plies (default 6 when no other limit is set)",
+            ),
+            ("time", "time per move: 500ms, 2s, 1.5"),
+            ("nodes", "node limit per move"),
+            ("eval", EVAL_DOC),
+            (
+                "tt",
+                "transposition table size as a power of two (default 20)",
+            ),
+        ],
+    },
+    PlayerKind {
+        name: "mcts",
+        doc: "UCT Monte Carlo tree search with uniform random playouts",
+        options: &[
+            (
+                "playouts",
+                "simulations per move (default 10000 when no other limit is set)",
+            ),
+            ("time", "time per move: 500ms, 2s, 1.5"),
+            ("nodes", "tree node limit"),
+            (
+                "c",
+                "exploration constant C in V + C sqrt(2 ln N / N_i) (default 0.25)",
+            ),
+            ("rave", "RAVE equivalence parameter k, or off (default off)"),
+            (
+                "eval",
+                "evaluate leaves with this evaluator instead of a random playout",
+            ),
+            (
+                "patterns",
+                "use the game's move patterns, on/off (default off)",
+            ),
+            (
+                "threads",
+                "independent trees searched in parallel (default 1)",
+            ),
+            (
+                "reuse",
+                "keep the subtree between moves, on/off (default off)",
+            ),
+            ("expand", "visits before a leaf is expanded (default 2)"),
+        ],
+    },
+    PlayerKind {
+        name: "flatmc",
+        doc: "flat Monte Carlo: playouts spread evenly over the moves, best mean wins",
+        options: &[
+            ("playouts", "simulations per move (default 10000)"),
+            ("time", "time per move: 500ms, 2s, 1.5"),
+        ],
+    },
+];
+
+/// The search a player runs, with its state.
+enum Search<G: SearchGame> {
+    Random,
+    Greedy,
+    AvgTree(AvgTreeConfig),
+    AlphaBeta(Box<AlphaBeta<G>>),
+    Mcts(Box<Mcts<G>>),
+    FlatMc,
+}
+
+/// A configured player.
+pub struct Player<G: SearchGame> {
+    spec: String,
+    search: Search<G>,
+    evaluator: Arc<dyn Evaluator<G>>,
+    limits: Limits,
+}
+
+impl<G: SearchGame> std::fmt::Debug for Player<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Player").field("spec", &self.spec).finish()
+    }
+}
+
+/// Reads one option value, wrapping the message with the option's `key=value` text.
+fn read<T>(
+    key: &str,
+    value: &str,
+    parse: impl Fn(&str) -> Result<T, String>,
+) -> Result<T, SpecError> {
+    parse(value).map_err(|message| SpecError::new(format!("{key}={value}"), message))
+}
+
+fn number<T: std::str::FromStr>(text: &str) -> Result<T, String> {
+    text.parse()
+        .map_err(|_| format!("'{text}' is not a valid number here"))
+}
+
+impl<G: SearchGame> Player<G> {
+    /// Builds a player from a spec such as `mcts:playouts=20000,c=0.9`.
+    pub fn from_spec(text: &str) -> Result<Player<G>, SpecError> {
+        let parsed = Spec::parse(text)?;
+        let kind = PLAYERS
+            .iter()
+            .find(|k| k.name == parsed.name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = PLAYERS.iter().map(|k| k.name).collect();
+                SpecError::new(
+                    &parsed.name,
+                    format!("unknown player; known: {}", names.join(", ")),
+                )
+            })?;
+        let mut limits = Limits::default();
+        let mut eval_spec = G::DEFAULT_EVAL.to_string();
+        let mut avg = AvgTreeConfig::default();
+        let mut mcts = MctsConfig::<G>::default();
+        let mut mcts_eval = false;
+        let mut table_bits = 20;
+        for (key, value) in &parsed.options {
+            if !kind.options.iter().any(|(name, _)| name == key) {
+                let known: Vec<&str> = kind.options.iter().map(|(n, _)| *n).collect();
+                return Err(SpecError::new(
+                    format!("{key}={value}"),
+                    format!(
+                        "unknown option for {}; known: {}",
+                        kind.name,
+                        known.join(", ")
+                    ),
+                ));
+            }
+            match key.as_str() {
+                "eval" => {
+                    eval_spec = value.clone();
+                    mcts_eval = true;
+                }
+                "time" => limits.time = Some(read(key, value, parse_duration)?),
+                "playouts" => limits.playouts = Some(read(key, value, positive::<u64>)?),
+                "nodes" => limits.nodes = Some(read(key, value, positive::<u64>)?),
+                "depth" => {
+                    let depth = read(key, value, positive::<u32>)?;
+                    limits.depth = Some(depth);
+                    avg.depth = depth;
+                }
+                "win" => avg.forced_win = read(key, value, number::<f64>)?,
+                "loss" => avg.forced_loss = read(key, value, number::<f64>)?,
+                "tt" => {
+                    table_bits = read(key, value, |v| match number::<u32>(v)? {
+                        b @ 10..=30 => Ok(b),
+                        _ => Err("table size must be between 10 and 30 bits".into()),
+                    })?
+                }
+                "c" => {
+                    mcts.c = read(key, value, |v| match number::<f64>(v)? {
+                        c if c >= 0.0 && c.is_finite() => Ok(c),
+                        _ => Err("C must be a finite number of at least 0".into()),
+                    })?
+                }
+                "rave" => {
+                    mcts.rave = read(key, value, |v| match parse_switch(v) {
+                        Ok(false) => Ok(None),
+                        Ok(true) => Ok(Some(1000.0)),
+                        Err(_) => positive::<f64>(v).map(Some),
+                    })?
+                }
+                "patterns" => mcts.patterns = read(key, value, parse_switch)?,
+                "threads" => mcts.threads = read(key, value, positive::<usize>)?,
+                "reuse" => mcts.reuse = read(key, value, parse_switch)?,
+                "expand" => mcts.expand_after = read(key, value, positive::<u32>)?,
+                _ => unreachable!("every option of the table is handled"),
+            }
+        }
+        let evaluator = G::evaluators()
+            .build(&eval_spec)
+            .map_err(|e| SpecError::new(format!("eval={eval_spec}"), e.message))?;
+        if mcts_eval {
+            mcts.evaluator = Some(evaluator.clone());
+        }
+        let search = match kind.name {
+            "random" => Search::Random,
+            "greedy" => Search::Greedy,
+            "avgtree" => {
+                limits.depth = None;
+                Search::AvgTree(avg)
+            }
+            "alphabeta" => Search::AlphaBeta(Box::new(AlphaBeta::new(table_bits))),
+            "mcts" => Search::Mcts(Box::new(Mcts::new(mcts))),
+            "flatmc" => Search::FlatMc,
+            _ => unreachable!("every player of the table is handled"),
+        };
+        Ok(Player {
+            spec: text.trim().to_string(),
+            search,
+            evaluator,
+            limits,
+        })
+    }
+
+    /// The spec this player was built from.
+    pub fn spec(&self) -> &str {
+        &self.spec
+    }
+
+    /// Chooses a move for the side to move in `game` (`None` when the game is over).
+    /// Limits set in `limits` replace the spec's own.
+    pub fn choose(&mut self, game: &G, limits: &Limits, rng: &mut Rng) -> Option<G::Move> {
+        let limits = self.limits.overridden_by(limits);
+        match &mut self.search {
+            Search::Random => {
+                let mut moves = Vec::new();
+                game.legal_moves(&mut moves);
+                (!moves.is_empty()).then(|| moves[rng.random_range(0..moves.len())])
+            }
+            Search::Greedy => greedy::choose(game, self.evaluator.as_ref(), rng),
+            Search::AvgTree(config) => {
+                let mut config = *config;
+                if let Some(depth) = limits.depth {
+                    config.depth = depth;
+                }
+                avgtree::choose(game, self.evaluator.as_ref(), &config, rng)
+            }
+            Search::AlphaBeta(search) => {
+                search
+                    .search(game, self.evaluator.as_ref(), &limits, rng)
+                    .best
+            }
+            Search::Mcts(search) => search.search(game, &limits, rng).best,
+            Search::FlatMc => flatmc::choose(game, &limits, rng),
+        }
+    }
+}
+
+fn positive<T: std::str::FromStr + PartialOrd + Default>(text: &str) -> Result<T, String> {
+    match text.parse::<T>() {
+        Ok(v) if v > T::default() => Ok(v),
+        _ => Err(format!("'{text}' is not a positive number")),
+    }
+}
+
+/// A readable list of every player, option and evaluator of game `G` (for `--list-players`).
+pub fn list_players<G: EvalGame>() -> String {
+    let mut text = String::from("Players (spec: name[:option=value,...]):\n");
+    for kind in PLAYERS {
+        text.push_str(&format!("  {:<10} {}\n", kind.name, kind.doc));
+        for (option, doc) in kind.options {
+            text.push_str(&format!("      {option:<9} {doc}\n"));
+        }
+    }
+    text.push_str("Evaluators (eval=name[:argument]):\n");
+    for (name, doc) in G::evaluators().docs() {
+        text.push_str(&format!("  {name:<10} {doc}\n"));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::rng::seeded;
+    use crate::search::toy::TicTacToe;
+
+    fn error(spec: &str) -> SpecError {
+        Player::<TicTacToe>::from_spec(spec).unwrap_err()
+    }
+
+    #[test]
+    fn every_listed_player_builds_and_plays() {
+        let game = TicTacToe::from_moves(&[0, 3, 1, 4]);
+        for spec in [
+            "random",
+            "greedy:eval=random:3",
+            "avgtree:depth=2,eval=random",
+            "alphabeta:depth=5,tt=12",
+            "alphabeta:nodes=2000",
+            "mcts:playouts=500,c=2,rave=on,patterns=off,threads=2,reuse=on,expand=1",
+            "mcts:playouts=200,eval=random",
+            "flatmc:playouts=300",
+        ] {
+            let mut player = Player::<TicTacToe>::from_spec(spec).unwrap();
+            let mv = player
+                .choose(&game, &Limits::default(), &mut seeded(1))
+                .unwrap();
+            let mut moves = Vec::new();
+            game.legal_moves(&mut moves);
+            assert!(moves.contains(&mv), "{spec} played {mv}");
+        }
+    }
+
+    #[test]
+    fn bad_specs_name_the_offending_part() {
+        assert_eq!(error("minimax").part, "minimax");
+        assert_eq!(error("mcts:depth=3").part, "depth=3");
+        assert_eq!(error("mcts:playouts=-5").part, "playouts=-5");
+        assert_eq!(error("alphabeta:time=soon").part, "time=soon");
+        assert_eq!(error("alphabeta:tt=40").part, "tt=40");
+        assert_eq!(error("greedy:eval=oracle").part, "eval=oracle");
+        assert_eq!(error("mcts:rave=maybe").part, "rave=maybe");
+        assert_eq!(error("mcts:c=-1").part, "c=-1");
+    }
+
+    #[test]
+    fn the_listing_names_every_player_and_option() {
+        let text = list_players::<TicTacToe>();
+        for kind in PLAYERS {
+            assert!(text.contains(kind.name));
+            for (option, _) in kind.options {
+                assert!(text.contains(option));
+            }
+        }
+        assert!(text.contains("random"));
+    }
+
+    #[test]
+    fn limits_passed_in_override_the_spec() {
+        let game = TicTacToe::from_moves(&[4]);
+        let mut a = Player::<TicTacToe>::from_spec("mcts:playouts=100000").unwrap();
+        let mut b = Player::<TicTacToe>::from_spec("mcts:playouts=300").unwrap();
+        let limits = Limits {
+            playouts: Some(300),
+            ..Limits::default()
+        };
+        assert_eq!(
+            a.choose(&game, &limits, &mut seeded(2)),
+            b.choose(&game, &Limits::default(), &mut seeded(2))
+        );
+    }
+}

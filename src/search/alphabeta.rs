@@ -1,0 +1,402 @@
+//! Alpha-beta: negamax with iterative deepening, a transposition table, killer and history
+//! move ordering, quiescence while a position is not quiet (pending captures in checkers),
+//! and time / node / depth limits. Evaluator values in [0,1] become centi-scores in
+//! [-1000, 1000]; finished games score ±[`WIN`] minus the distance in plies.
+
+use super::{Deadline, Limits, SearchGame};
+use crate::eval::Evaluator;
+use crate::game::Game;
+use crate::rng::Rng;
+use rand::seq::SliceRandom;
+use std::collections::HashMap;
+
+/// The score of a won game at the root (a win in `n` plies scores `WIN - n`).
+pub const WIN: i32 = 100_000;
+/// Scores beyond this are forced wins or losses.
+pub const WIN_THRESHOLD: i32 = WIN - 1_000;
+const INFINITY: i32 = WIN + 1;
+const MAX_PLY: usize = 256;
+/// Depth searched when only a time or node limit is given.
+const UNLIMITED_DEPTH: u32 = 64;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Clone, Copy)]
+struct TtEntry<M> {
+    key: u64,
+    depth: u32,
+    score: i32,
+    bound: Bound,
+    best: Option<M>,
+}
+
+/// What an alpha-beta search found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchReport<M> {
+    /// The best move of the deepest completed iteration (`None` when there is no legal move).
+    pub best: Option<M>,
+    /// Its score for the side to move (centi-scores, or ±(`WIN` - plies) for forced results).
+    pub score: i32,
+    /// The deepest completed iteration.
+    pub depth: u32,
+    /// Nodes visited, quiescence included.
+    pub nodes: u64,
+}
+
+/// A reusable alpha-beta searcher (its tables persist between moves).
+pub struct AlphaBeta<G: Game> {
+    table: Vec<Option<TtEntry<G::Move>>>,
+    killers: Vec<[Option<G::Move>; 2]>,
+    history: HashMap<G::Move, i64>,
+    /// Reused move lists, one per ply, with their ordering keys.
+    buffers: Vec<Vec<(i64, G::Move)>>,
+    /// Scratch list for move generation.
+    legal: Vec<G::Move>,
+    nodes: u64,
+    node_limit: u64,
+    deadline: Deadline,
+    aborted: bool,
+}
+
+impl<G: SearchGame> AlphaBeta<G> {
+    /// A searcher with a transposition table of 2^`table_bits` entries.
+    pub fn new(table_bits: u32) -> AlphaBeta<G> {
+        AlphaBeta {
+            table: vec![None; 1 << table_bits],
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: HashMap::new(),
+            buffers: Vec::new(),
+            legal: Vec::new(),
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: Deadline::default(),
+            aborted: false,
+        }
+    }
+
+    /// Searches `game` by iterative deepening within `limits` (depth 64 when only time or
+    /// nodes are limited; depth 6 when nothing is). Root moves are shuffled first, so equal
+    /// moves are chosen at random.
+    pub fn search(
+        &mut self,
+        game: &G,
+        evaluator: &dyn Evaluator<G>,
+        limits: &Limits,
+        rng: &mut Rng,
+    ) -> SearchReport<G::Move> {
+        let max_depth = match limits.depth {
+            Some(depth) => depth.max(1),
+            None if limits.time.is_some() || limits.nodes.is_some() => UNLIMITED_DEPTH,
+            None => 6,
+        };
+        self.nodes = 0;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.deadline = Deadline::of(limits);
+        self.aborted = false;
+        self.history.clear();
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+
+        let mut moves = Vec::new();
+        game.legal_moves(&mut moves);
+        moves.shuffle(rng);
+        let mut report = SearchReport {
+            best: moves.first().copied(),
+            score: 0,
+            depth: 0,
+            nodes: 0,
+        };
+        if moves.is_empty() {
+            return report;
+        }
+        let mut position = game.clone();
+        for depth in 1..=max_depth {
+            let (best, score) = self.root(&mut position, &mut moves, depth, evaluator);
+            if self.aborted {
+                break;
+            }
+            report = SearchReport {
+                best: Some(best),
+                score,
+                depth,
+                nodes: self.nodes,
+            };
+            if score.abs() >= WIN_THRESHOLD {
+                break;
+            }
+        }
+        report.nodes = self.nodes;
+        report
+    }
+
+    /// One root iteration; moves the best move to the front of `moves` for the next one.
+    fn root(
+        &mut self,
+        game: &mut G,
+        moves: &mut [G::Move],
+        depth: u32,
+        evaluator: &dyn Evaluator<G>,
+    ) -> (G::Move, i32) {
+        let mut alpha = -INFINITY;
+        let mut best = 0;
+        for (i, &mv) in moves.iter().enumerate() {
+            game.play(mv);
+            let score = -self.negamax(game, depth - 1, -INFINITY, -alpha, 1, evaluator);
+            game.undo();
+            if self.aborted {
+                break;
+            }
+            if score > alpha {
+                alpha = score;
+                best = i;
+            }
+        }
+        // Stable rotation keeps the shuffled order of the others.
+        moves[..=best].rotate_right(1);
+        (moves[0], alpha)
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if self.nodes >= self.node_limit || (self.nodes % 1024 == 0 && self.deadline.passed()) {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    fn negamax(
+        &mut self,
+        game: &mut G,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        evaluator: &dyn Evaluator<G>,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0;
+        }
+        if let Some(outcome) = game.outcome() {
+            return match outcome.winner {
+                None => 0,
+                Some(w) if w == game.side_to_move() => WIN - ply as i32,
+                Some(_) => -(WIN - ply as i32),
+            };
+        }
+        if ply >= MAX_PLY || (depth == 0 && game.is_quiet()) {
+            return centi_score(evaluator.evaluate_one(game).value);
+        }
+
+        let slot = (game.hash() as usize) & (self.table.len() - 1);
+        let mut table_move = None;
+        if let Some(entry) = self.table[slot].filter(|e| e.key == game.hash()) {
+            table_move = entry.best;
+            if entry.depth >= depth {
+                let score = score_from_table(entry.score, ply);
+                let cut = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+
+        let mut moves = self.ordered_moves(game, table_move, ply);
+        let alpha_start = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        for &(_, mv) in &moves {
+            game.play(mv);
+            let score = -self.negamax(
+                game,
+                depth.saturating_sub(1),
+                -beta,
+                -alpha,
+                ply + 1,
+                evaluator,
+            );
+            game.undo();
+            if self.aborted {
+                break;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = Some(mv);
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                let killers = &mut self.killers[ply];
+                if killers[0] != Some(mv) {
+                    killers[1] = killers[0];
+                    killers[0] = Some(mv);
+                }
+                *self.history.entry(mv).or_insert(0) += i64::from(depth) * i64::from(depth);
+                break;
+            }
+        }
+        moves.clear();
+        self.buffers[ply] = moves;
+        if self.aborted {
+            return 0;
+        }
+        let bound = if best_score <= alpha_start {
+            Bound::Upper
+        } else if best_score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.table[slot] = Some(TtEntry {
+            key: game.hash(),
+            depth,
+            score: score_to_table(best_score, ply),
+            bound,
+            best: best_move,
+        });
+        best_score
+    }
+
+    /// The legal moves in search order: table move, killers, then by history score.
+    fn ordered_moves(
+        &mut self,
+        game: &G,
+        table_move: Option<G::Move>,
+        ply: usize,
+    ) -> Vec<(i64, G::Move)> {
+        if self.buffers.len() <= ply {
+            self.buffers.resize_with(ply + 1, Vec::new);
+        }
+        let mut ordered = std::mem::take(&mut self.buffers[ply]);
+        game.legal_moves(&mut self.legal);
+        let killers = self.killers[ply];
+        ordered.extend(self.legal.iter().map(|&mv| {
+            let key = if Some(mv) == table_move {
+                i64::MIN
+            } else if Some(mv) == killers[0] {
+                i64::MIN + 1
+            } else if Some(mv) == killers[1] {
+                i64::MIN + 2
+            } else {
+                -self.history.get(&mv).copied().unwrap_or(0)
+            };
+            (key, mv)
+        }));
+        ordered.sort_by_key(|&(key, _)| key);
+        ordered
+    }
+}
+
+/// An evaluator value in [0,1] as the search's score in [-1000, 1000].
+pub fn centi_score(value: f64) -> i32 {
+    ((value - 0.5) * 2000.0).round() as i32
+}
+
+/// Forced-result scores are stored relative to the node, not the root.
+fn score_to_table(score: i32, ply: usize) -> i32 {
+    match score {
+        s if s >= WIN_THRESHOLD => s + ply as i32,
+        s if s <= -WIN_THRESHOLD => s - ply as i32,
+        s => s,
+    }
+}
+
+/// The inverse of [`score_to_table`] at `ply`.
+fn score_from_table(score: i32, ply: usize) -> i32 {
+    match score {
+        s if s >= WIN_THRESHOLD => s - ply as i32,
+        s if s <= -WIN_THRESHOLD => s + ply as i32,
+        s => s,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::seeded;
+    use crate::search::toy::{Neutral, TicTacToe};
+
+    /// Plain minimax oracle: +(10 - plies) for a win of the side to move, 0 draw.
+    fn minimax(game: &mut TicTacToe, ply: i32) -> i32 {
+        if let Some(outcome) = game.outcome() {
+            return match outcome.winner {
+                None => 0,
+                Some(w) if w == game.side_to_move() => 10 - ply,
+                Some(_) => -(10 - ply),
+            };
+        }
+        let mut moves = Vec::new();
+        game.legal_moves(&mut moves);
+        let mut best = i32::MIN;
+        for mv in moves {
+            game.play(mv);
+            best = best.max(-minimax(game, ply + 1));
+            game.undo();
+        }
+        best
+    }
+
+    fn search(game: &TicTacToe, limits: &Limits, seed: u64) -> SearchReport<u8> {
+        AlphaBeta::new(12).search(game, &Neutral, limits, &mut seeded(seed))
+    }
+
+    #[test]
+    fn empty_board_is_a_draw() {
+        let depth9 = Limits {
+            depth: Some(9),
+            ..Limits::default()
+        };
+        let report = search(&TicTacToe::default(), &depth9, 1);
+        assert_eq!(report.score, 0);
+        assert_eq!(report.depth, 9);
+    }
+
+    #[test]
+    fn finds_forced_wins_at_their_exact_distance() {
+        // Every position after two moves: the search's score and move match the oracle.
+        let depth9 = Limits {
+            depth: Some(9),
+            ..Limits::default()
+        };
+        for first in 0..9 {
+            for second in (0..9).filter(|&c| c != first) {
+                let mut game = TicTacToe::from_moves(&[first, second]);
+                let oracle = minimax(&mut game, 0);
+                let report = search(&game, &depth9, 7);
+                let expected = match oracle {
+                    0 => 0,
+                    s if s > 0 => WIN - (10 - s),
+                    s => -(WIN - (10 + s)),
+                };
+                assert_eq!(report.score, expected, "after {first},{second}");
+                game.play(report.best.unwrap());
+                assert_eq!(-minimax(&mut game, 1), oracle, "after {first},{second}");
+                if oracle > 0 {
+                    // A win is found as soon as the depth reaches it, not later.
+                    assert_eq!(report.depth as i32, 10 - oracle, "after {first},{second}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn node_limit_is_deterministic() {
+        let limits = Limits {
+            nodes: Some(500),
+            ..Limits::default()
+        };
+        let game = TicTacToe::from_moves(&[4]);
+        let a = search(&game, &limits, 3);
+        let b = search(&game, &limits, 3);
+        assert_eq!(a, b);
+        assert!(a.nodes <= 500);
+    }
+}

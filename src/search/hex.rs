@@ -1,0 +1,207 @@
+//! Hex search knowledge: playouts traced from the filled board (for RAVE), and the special
+//! patterns of seed 004 for MCTS: answer an intrusion into one of our bridges at once, and
+//! never play a dead cell.
+
+use super::SearchGame;
+use crate::game::hex::geometry::NEIGHBOUR_OFFSETS;
+use crate::game::hex::{Hex, HexMove};
+use crate::game::{Color, Game, Outcome, Reason};
+use crate::rng::Rng;
+
+/// The colour on the six sides of (x, y) in the cyclic order of [`CYCLE`]: a stone, an edge
+/// (Black above and below, White left and right) or nothing; `None` at an obtuse corner.
+const CYCLE: [(i32, i32); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Empty,
+    Owned(Color),
+    Corner,
+}
+
+fn side(game: &Hex, x: i32, y: i32) -> Side {
+    let (w, h) = (game.width() as i32, game.height() as i32);
+    let off_rows = y < 0 || y >= h;
+    let off_cols = x < 0 || x >= w;
+    match (off_rows, off_cols) {
+        (true, true) => Side::Corner,
+        (true, false) => Side::Owned(Color::Black),
+        (false, true) => Side::Owned(Color::White),
+        (false, false) => match game.stone(game.cell(x as usize, y as usize)) {
+            Some(c) => Side::Owned(c),
+            None => Side::Empty,
+        },
+    }
+}
+
+/// An empty cell is dead when four consecutive sides around it belong to one colour: the
+/// other two sides touch each other, so no connection needs the cell.
+fn is_dead(game: &Hex, cell: usize) -> bool {
+    let (x, y) = game.xy(cell);
+    let sides: Vec<Side> = CYCLE
+        .iter()
+        .map(|&(dx, dy)| side(game, x as i32 + dx, y as i32 + dy))
+        .collect();
+    (0..6).any(|start| {
+        let first = sides[start];
+        matches!(first, Side::Owned(_)) && (1..4).all(|k| sides[(start + k) % 6] == first)
+    })
+}
+
+/// The cells that restore one of `color`'s bridges broken by a stone on `intruded`: for two
+/// `color` stones that are both next to `intruded` and share exactly one other empty common
+/// neighbour, that neighbour.
+fn bridge_replies(game: &Hex, color: Color, intruded: usize) -> Vec<HexMove> {
+    let (w, h) = (game.width() as i32, game.height() as i32);
+    let cell_at = |x: i32, y: i32| {
+        (x >= 0 && y >= 0 && x < w && y < h).then(|| game.cell(x as usize, y as usize))
+    };
+    let around = |cell: usize| {
+        let (x, y) = game.xy(cell);
+        NEIGHBOUR_OFFSETS
+            .iter()
+            .filter_map(move |&(dx, dy)| cell_at(x as i32 + dx, y as i32 + dy))
+            .collect::<Vec<usize>>()
+    };
+    let ours: Vec<usize> = around(intruded)
+        .into_iter()
+        .filter(|&n| game.stone(n) == Some(color))
+        .collect();
+    let mut replies = Vec::new();
+    for (i, &a) in ours.iter().enumerate() {
+        let a_around = around(a);
+        for &b in &ours[i + 1..] {
+            if a_around.contains(&b) {
+                continue;
+            }
+            let common: Vec<usize> = around(b)
+                .into_iter()
+                .filter(|n| a_around.contains(n))
+                .collect();
+            if common.len() == 2 {
+                let other = if common[0] == intruded {
+                    common[1]
+                } else {
+                    common[0]
+                };
+                let reply = HexMove::Cell(other as u16);
+                if game.stone(other).is_none() && !replies.contains(&reply) {
+                    replies.push(reply);
+                }
+            }
+        }
+    }
+    replies
+}
+
+impl SearchGame for Hex {
+    /// The filled board gives the trace: every cell empty before the playout, with the
+    /// colour that filled it.
+    fn traced_playout(
+        &self,
+        rng: &mut Rng,
+        max_plies: usize,
+        trace: &mut Vec<(Color, HexMove)>,
+    ) -> Option<Outcome> {
+        trace.clear();
+        if let Some(outcome) = self.outcome() {
+            return Some(outcome);
+        }
+        if max_plies == 0 {
+            return None;
+        }
+        let (winner, black) = self.fill_playout(rng);
+        trace.extend(
+            (0..self.cell_count())
+                .filter(|&c| self.stone(c).is_none())
+                .map(|c| {
+                    let color = if black.contains(c) {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    (color, HexMove::Cell(c as u16))
+                }),
+        );
+        Some(Outcome::win(winner, Reason::Connection))
+    }
+
+    fn candidate_moves(&self, moves: &mut Vec<HexMove>, patterns: bool) {
+        self.legal_moves(moves);
+        if !patterns || moves.is_empty() {
+            return;
+        }
+        let me = self.side_to_move();
+        if let Some((mover, HexMove::Cell(last))) = self.moves().last() {
+            if mover != me {
+                let replies = bridge_replies(self, me, last as usize);
+                if !replies.is_empty() {
+                    *moves = replies;
+                    return;
+                }
+            }
+        }
+        let live: Vec<HexMove> = moves
+            .iter()
+            .copied()
+            .filter(|mv| !matches!(mv, HexMove::Cell(c) if is_dead(self, *c as usize)))
+            .collect();
+        if !live.is_empty() {
+            *moves = live;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(size: usize, moves: &[&str]) -> Hex {
+        let mut game = Hex::new(size, size).unwrap();
+        for mv in moves {
+            game.try_play(mv).unwrap();
+        }
+        game
+    }
+
+    fn names(game: &Hex, moves: &[HexMove]) -> Vec<String> {
+        moves.iter().map(|&m| game.move_to_text(m)).collect()
+    }
+
+    #[test]
+    fn an_intruded_bridge_is_answered() {
+        // Black c2 and d3 form a bridge over c3 and d2 ((1,1) apart: common neighbours
+        // (x+1,y) and (x,y+1)). White intrudes at d2; Black's only candidate is c3.
+        let g = game(5, &["c2", "a5", "d3", "d2"]);
+        let mut moves = Vec::new();
+        g.candidate_moves(&mut moves, true);
+        assert_eq!(names(&g, &moves), vec!["c3"]);
+        g.candidate_moves(&mut moves, false);
+        assert_eq!(moves.len(), 25 - 4);
+    }
+
+    #[test]
+    fn dead_cells_are_left_out() {
+        // White stones around b2 on four consecutive sides: c2, c1, b1, a2.
+        let g = game(5, &["e5", "c2", "e4", "c1", "e3", "b1", "d5", "a2"]);
+        assert!(is_dead(&g, g.cell(1, 1)));
+        let mut moves = Vec::new();
+        g.candidate_moves(&mut moves, true);
+        assert!(!names(&g, &moves).contains(&"b2".to_string()));
+        // No dead cell on an empty board (corners included).
+        let empty = game(5, &[]);
+        assert!((0..25).all(|c| !is_dead(&empty, c)));
+    }
+
+    #[test]
+    fn traced_playout_fills_every_empty_cell() {
+        let g = game(5, &["c3", "b2"]);
+        let mut trace = Vec::new();
+        let outcome = g.traced_playout(&mut crate::rng::seeded(1), 1000, &mut trace);
+        assert!(outcome.is_some());
+        assert_eq!(trace.len(), 23);
+        let blacks = trace.iter().filter(|(c, _)| *c == Color::Black).count();
+        // Black, to move, gets ceil(23 / 2) of the empty cells.
+        assert_eq!(blacks, 12);
+    }
+}

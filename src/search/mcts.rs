@@ -1,0 +1,544 @@
+//! UCT Monte Carlo tree search (seed 004): selection by UCB1 `V + C·sqrt(2 ln N / N_i)`,
+//! expansion of every child of a leaf once it has been visited `expand_after` times, a uniform random playout (or the evaluator
+//! when one is given), and backpropagation. Options: RAVE/AMAF blending, game patterns at
+//! expansion, subtree reuse between moves, root parallelism over threads.
+
+use super::{argmax_random_tie, Deadline, Limits, SearchGame};
+use crate::eval::Evaluator;
+use crate::game::{Color, Game};
+use crate::rng::{self, Rng};
+use rand::seq::SliceRandom;
+use rand::Rng as _;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Simulations per move when no limit is given.
+pub const DEFAULT_PLAYOUTS: u64 = 10_000;
+
+/// Settings of the tree search.
+#[derive(Clone)]
+pub struct MctsConfig<G: Game> {
+    /// Exploration constant C of `V + C·sqrt(2 ln N / N_i)` (seed 004 used 2).
+    pub c: f64,
+    /// RAVE equivalence parameter k (`beta = sqrt(k / (3N + k))`); `None` disables RAVE.
+    pub rave: Option<f64>,
+    /// Evaluator used at the leaf instead of a random playout.
+    pub evaluator: Option<Arc<dyn Evaluator<G>>>,
+    /// Use the game's move patterns at expansion ([`SearchGame::candidate_moves`]).
+    pub patterns: bool,
+    /// Independent trees searched in parallel, their root statistics summed.
+    pub threads: usize,
+    /// Keep the subtree of the position reached between two moves.
+    pub reuse: bool,
+    /// Visits a leaf needs before it is expanded (the root is always expanded).
+    pub expand_after: u32,
+}
+
+impl<G: Game> Default for MctsConfig<G> {
+    fn default() -> Self {
+        MctsConfig {
+            c: 0.25,
+            rave: None,
+            evaluator: None,
+            patterns: false,
+            threads: 1,
+            reuse: false,
+            expand_after: 2,
+        }
+    }
+}
+
+const NO_CHILDREN: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug)]
+struct Node<M> {
+    /// The move leading here (`None` at the root).
+    mv: Option<M>,
+    /// The colour that played `mv`.
+    mover: Color,
+    first_child: u32,
+    child_count: u32,
+    visits: u32,
+    /// Sum of the scores of `mover` over the visits.
+    wins: f64,
+    amaf_visits: u32,
+    amaf_wins: f64,
+    /// Cached selection value: the mean (blended with AMAF under RAVE); unvisited nodes get
+    /// `UNVISITED` plus their AMAF mean so they are tried first.
+    value: f64,
+    /// Cached `1 / sqrt(visits)` (0 while unvisited).
+    explore: f64,
+}
+
+/// Selection value of unvisited nodes: above any visited one.
+const UNVISITED: f64 = 1e9;
+
+impl<M> Node<M> {
+    fn new(mv: Option<M>, mover: Color) -> Node<M> {
+        Node {
+            mv,
+            mover,
+            first_child: NO_CHILDREN,
+            child_count: 0,
+            visits: 0,
+            wins: 0.0,
+            amaf_visits: 0,
+            amaf_wins: 0.0,
+            value: UNVISITED,
+            explore: 0.0,
+        }
+    }
+
+    fn children(&self) -> std::ops::Range<usize> {
+        let first = self.first_child as usize;
+        first..first + self.child_count as usize
+    }
+
+    /// Recomputes the cached selection terms after the statistics changed.
+    fn refresh(&mut self, rave: Option<f64>) {
+        let amaf = (self.amaf_visits > 0).then(|| self.amaf_wins / f64::from(self.amaf_visits));
+        if self.visits == 0 {
+            self.value = UNVISITED + amaf.filter(|_| rave.is_some()).unwrap_or(0.0);
+            return;
+        }
+        let n = f64::from(self.visits);
+        let mean = self.wins / n;
+        self.value = match (rave, amaf) {
+            (Some(k), Some(amaf)) => {
+                let beta = (k / (3.0 * n + k)).sqrt();
+                (1.0 - beta) * mean + beta * amaf
+            }
+            _ => mean,
+        };
+        self.explore = 1.0 / n.sqrt();
+    }
+}
+
+/// One search tree, rooted at the position last searched.
+pub struct Tree<G: Game> {
+    nodes: Vec<Node<G::Move>>,
+    root_hash: u64,
+}
+
+impl<G: SearchGame> Tree<G> {
+    fn new(game: &G) -> Tree<G> {
+        Tree {
+            nodes: vec![Node::new(None, game.side_to_move().opponent())],
+            root_hash: game.hash(),
+        }
+    }
+
+    /// The tree for `game`: the subtree of this tree when `game` follows the searched
+    /// position by up to two moves, else a fresh tree.
+    fn rerooted(self, game: &G) -> Tree<G> {
+        let mut back = game.clone();
+        let mut path = Vec::new();
+        while back.hash() != self.root_hash && path.len() < 2 {
+            match back.undo() {
+                Some(mv) => path.push(mv),
+                None => break,
+            }
+        }
+        if back.hash() != self.root_hash {
+            return Tree::new(game);
+        }
+        let mut index = 0;
+        for &mv in path.iter().rev() {
+            match self.nodes[index]
+                .children()
+                .find(|&c| self.nodes[c].mv == Some(mv))
+            {
+                Some(child) => index = child,
+                None => return Tree::new(game),
+            }
+        }
+        self.subtree(index, game.hash())
+    }
+
+    /// A compact copy of the subtree under `top`.
+    fn subtree(&self, top: usize, hash: u64) -> Tree<G> {
+        let mut root = self.nodes[top];
+        root.mv = None;
+        let mut nodes = vec![root];
+        let mut queue = vec![(top, 0usize)];
+        while let Some((old, new)) = queue.pop() {
+            let range = self.nodes[old].children();
+            if range.is_empty() {
+                continue;
+            }
+            nodes[new].first_child = nodes.len() as u32;
+            for child in range {
+                queue.push((child, nodes.len()));
+                nodes.push(self.nodes[child]);
+            }
+        }
+        Tree {
+            nodes,
+            root_hash: hash,
+        }
+    }
+
+    /// Runs `playouts` simulations (fewer if the deadline comes first or the tree reaches
+    /// `node_limit` nodes).
+    fn simulate(
+        &mut self,
+        game: &G,
+        config: &MctsConfig<G>,
+        playouts: u64,
+        node_limit: u64,
+        deadline: &Deadline,
+        rng: &mut Rng,
+    ) {
+        let mut path = Vec::with_capacity(64);
+        let mut moves = Vec::new();
+        let mut trace = Vec::new();
+        let mut amaf: HashMap<G::Move, Color> = HashMap::new();
+        let mut position = game.clone();
+        for done in 0..playouts {
+            if (done % 64 == 0 && deadline.passed()) || self.nodes.len() as u64 >= node_limit {
+                break;
+            }
+            path.clear();
+            path.push(0usize);
+            let mut index = 0;
+            // Selection.
+            while self.nodes[index].child_count > 0 {
+                index = self.select(index, config);
+                position.play(self.nodes[index].mv.expect("child nodes carry a move"));
+                path.push(index);
+            }
+            // Expansion of a leaf that was visited before (the root always).
+            if position.outcome().is_none()
+                && (index == 0 || self.nodes[index].visits >= config.expand_after)
+            {
+                position.candidate_moves(&mut moves, config.patterns);
+                moves.shuffle(rng);
+                let mover = position.side_to_move();
+                self.nodes[index].first_child = self.nodes.len() as u32;
+                self.nodes[index].child_count = moves.len() as u32;
+                self.nodes
+                    .extend(moves.iter().map(|&mv| Node::new(Some(mv), mover)));
+                if !moves.is_empty() {
+                    index = self.nodes[index].first_child as usize;
+                    position.play(self.nodes[index].mv.expect("child nodes carry a move"));
+                    path.push(index);
+                }
+            }
+            // Simulation: a score in [0,1] for Black.
+            let black_score = if let Some(outcome) = position.outcome() {
+                trace.clear();
+                outcome.score_for(Color::Black)
+            } else if let Some(evaluator) = &config.evaluator {
+                trace.clear();
+                let value = evaluator.evaluate_one(&position).value;
+                match position.side_to_move() {
+                    Color::Black => value,
+                    Color::White => 1.0 - value,
+                }
+            } else if config.rave.is_some() {
+                position
+                    .traced_playout(rng, G::PLAYOUT_CAP, &mut trace)
+                    .map_or(0.5, |o| o.score_for(Color::Black))
+            } else {
+                position
+                    .random_playout(rng, G::PLAYOUT_CAP)
+                    .map_or(0.5, |o| o.score_for(Color::Black))
+            };
+            self.backpropagate(&path, black_score, config, &trace, &mut amaf);
+            for _ in 1..path.len() {
+                position.undo();
+            }
+        }
+    }
+
+    fn select(&self, parent: usize, config: &MctsConfig<G>) -> usize {
+        let node = &self.nodes[parent];
+        let weight = config.c * (2.0 * f64::from(node.visits.max(1)).ln()).max(0.0).sqrt();
+        let mut best = node.first_child as usize;
+        let mut best_score = f64::NEG_INFINITY;
+        for child in node.children() {
+            let c = &self.nodes[child];
+            let score = c.value + weight * c.explore;
+            if score > best_score {
+                best_score = score;
+                best = child;
+            }
+        }
+        best
+    }
+
+    fn backpropagate(
+        &mut self,
+        path: &[usize],
+        black_score: f64,
+        config: &MctsConfig<G>,
+        trace: &[(Color, G::Move)],
+        amaf: &mut HashMap<G::Move, Color>,
+    ) {
+        let score_for = |color: Color| match color {
+            Color::Black => black_score,
+            Color::White => 1.0 - black_score,
+        };
+        if config.rave.is_some() {
+            // The colour that first played each move below the current node.
+            amaf.clear();
+            for &(color, mv) in trace.iter().rev() {
+                amaf.insert(mv, color);
+            }
+        }
+        for &index in path.iter().rev() {
+            if config.rave.is_some() {
+                for child in self.nodes[index].children() {
+                    let node = &mut self.nodes[child];
+                    let mv = node.mv.expect("child nodes carry a move");
+                    if amaf.get(&mv) == Some(&node.mover) {
+                        node.amaf_visits += 1;
+                        node.amaf_wins += score_for(node.mover);
+                        node.refresh(config.rave);
+                    }
+                }
+                if let Some(mv) = self.nodes[index].mv {
+                    amaf.insert(mv, self.nodes[index].mover);
+                }
+            }
+            let node = &mut self.nodes[index];
+            node.visits += 1;
+            node.wins += score_for(node.mover);
+            node.refresh(config.rave);
+        }
+    }
+
+    /// Visits of each root move.
+    fn root_visits(&self) -> Vec<(G::Move, u32)> {
+        self.nodes[0]
+            .children()
+            .map(|c| {
+                (
+                    self.nodes[c].mv.expect("child nodes carry a move"),
+                    self.nodes[c].visits,
+                )
+            })
+            .collect()
+    }
+}
+
+/// A UCT searcher; keeps its trees between moves when `reuse` is on.
+pub struct Mcts<G: Game> {
+    config: MctsConfig<G>,
+    trees: Vec<Option<Tree<G>>>,
+}
+
+/// Root statistics of a finished search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MctsReport<M> {
+    /// The most visited move (ties broken at random); `None` without legal moves.
+    pub best: Option<M>,
+    /// Visits of every root move, summed over the threads.
+    pub visits: Vec<(M, u32)>,
+    /// Simulations run in this search (all threads).
+    pub simulations: u64,
+    /// Nodes in the trees after the search (all threads).
+    pub tree_nodes: usize,
+}
+
+impl<G: SearchGame> Mcts<G> {
+    /// A searcher with `config`.
+    pub fn new(config: MctsConfig<G>) -> Mcts<G> {
+        let threads = config.threads.max(1);
+        Mcts {
+            config,
+            trees: (0..threads).map(|_| None).collect(),
+        }
+    }
+
+    /// Searches `game` within `limits` (playouts are split evenly over the threads; with
+    /// no limit at all, [`DEFAULT_PLAYOUTS`]).
+    pub fn search(&mut self, game: &G, limits: &Limits, rng: &mut Rng) -> MctsReport<G::Move> {
+        let playouts = match limits.playouts {
+            Some(p) => p,
+            None if limits.time.is_some() || limits.nodes.is_some() => u64::MAX,
+            None => DEFAULT_PLAYOUTS,
+        };
+        let threads = self.trees.len() as u64;
+        let node_limit = limits.nodes.unwrap_or(u64::MAX);
+        let deadline = Deadline::of(limits);
+        let seed: u64 = rng.random();
+        let reuse = self.config.reuse;
+        let config = &self.config;
+        let mut trees: Vec<Tree<G>> = self
+            .trees
+            .iter_mut()
+            .map(|slot| match slot.take() {
+                Some(tree) if reuse => tree.rerooted(game),
+                _ => Tree::new(game),
+            })
+            .collect();
+        let reused: u64 = trees.iter().map(|t| u64::from(t.nodes[0].visits)).sum();
+        let run = |k: usize, tree: &mut Tree<G>| {
+            let share = playouts / threads + u64::from((k as u64) < playouts % threads);
+            let mut thread_rng = rng::substream(seed, k as u64);
+            tree.simulate(game, config, share, node_limit, &deadline, &mut thread_rng);
+        };
+        if trees.len() == 1 {
+            run(0, &mut trees[0]);
+        } else {
+            std::thread::scope(|scope| {
+                for (k, tree) in trees.iter_mut().enumerate() {
+                    scope.spawn(move || run(k, tree));
+                }
+            });
+        }
+        let mut totals: Vec<(G::Move, u32)> = Vec::new();
+        for tree in &trees {
+            for (mv, visits) in tree.root_visits() {
+                match totals.iter_mut().find(|(m, _)| *m == mv) {
+                    Some(entry) => entry.1 += visits,
+                    None => totals.push((mv, visits)),
+                }
+            }
+        }
+        let simulations = trees
+            .iter()
+            .map(|t| u64::from(t.nodes[0].visits))
+            .sum::<u64>()
+            - reused;
+        let scores: Vec<f64> = totals.iter().map(|&(_, v)| f64::from(v)).collect();
+        // Stopped before the root was expanded: any legal move.
+        let best = argmax_random_tie(&scores, rng)
+            .map(|i| totals[i].0)
+            .or_else(|| {
+                let mut moves = Vec::new();
+                game.legal_moves(&mut moves);
+                (!moves.is_empty()).then(|| moves[rng.random_range(0..moves.len())])
+            });
+        let tree_nodes = trees.iter().map(|t| t.nodes.len()).sum();
+        if reuse {
+            self.trees = trees.into_iter().map(Some).collect();
+        }
+        MctsReport {
+            best,
+            visits: totals,
+            simulations,
+            tree_nodes,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::seeded;
+    use crate::search::toy::TicTacToe;
+
+    fn playouts(n: u64) -> Limits {
+        Limits {
+            playouts: Some(n),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn takes_a_win_and_blocks_a_loss() {
+        for config in [
+            MctsConfig::default(),
+            MctsConfig {
+                rave: Some(300.0),
+                ..MctsConfig::default()
+            },
+            MctsConfig {
+                threads: 2,
+                c: 2.0,
+                ..MctsConfig::default()
+            },
+        ] {
+            // X has 0,1 and O has 3,4: X wins at 2.
+            let win = TicTacToe::from_moves(&[0, 3, 1, 4]);
+            let mut mcts = Mcts::new(config.clone());
+            assert_eq!(
+                mcts.search(&win, &playouts(3000), &mut seeded(1)).best,
+                Some(2)
+            );
+            // X has 0,1 and O has 4: O must block at 2.
+            let block = TicTacToe::from_moves(&[0, 4, 1]);
+            let mut mcts = Mcts::new(config);
+            assert_eq!(
+                mcts.search(&block, &playouts(3000), &mut seeded(2)).best,
+                Some(2)
+            );
+        }
+    }
+
+    #[test]
+    fn same_seed_same_search() {
+        let game = TicTacToe::from_moves(&[4]);
+        let config = MctsConfig {
+            threads: 2,
+            ..MctsConfig::default()
+        };
+        let a = Mcts::new(config.clone()).search(&game, &playouts(2001), &mut seeded(9));
+        let b = Mcts::new(config).search(&game, &playouts(2001), &mut seeded(9));
+        assert_eq!(a, b);
+        assert_eq!(a.simulations, 2001);
+        assert_eq!(
+            a.visits.iter().map(|&(_, v)| u64::from(v)).sum::<u64>(),
+            2001
+        );
+    }
+
+    #[test]
+    fn reuse_keeps_the_subtree_of_the_reached_position() {
+        let config = MctsConfig {
+            reuse: true,
+            ..MctsConfig::default()
+        };
+        let mut mcts = Mcts::new(config);
+        let mut game = TicTacToe::default();
+        let mut rng = seeded(4);
+        let first = mcts.search(&game, &playouts(4000), &mut rng);
+        game.play(first.best.unwrap());
+        let mut replies = Vec::new();
+        game.legal_moves(&mut replies);
+        game.play(replies[0]);
+        let second = mcts.search(&game, &playouts(1000), &mut rng);
+        assert_eq!(second.simulations, 1000);
+        let visits: u64 = second.visits.iter().map(|&(_, v)| u64::from(v)).sum();
+        assert!(
+            visits > 1000,
+            "the reused subtree kept its visits ({visits})"
+        );
+        // An unrelated position starts afresh.
+        let third = mcts.search(&TicTacToe::from_moves(&[8]), &playouts(500), &mut rng);
+        let visits: u64 = third.visits.iter().map(|&(_, v)| u64::from(v)).sum();
+        assert_eq!(visits, 500);
+    }
+
+    #[test]
+    fn a_node_limit_alone_ends_the_search() {
+        let limits = Limits {
+            nodes: Some(200),
+            ..Limits::default()
+        };
+        let report =
+            Mcts::new(MctsConfig::default()).search(&TicTacToe::default(), &limits, &mut seeded(1));
+        assert!(
+            report.tree_nodes >= 200 && report.tree_nodes < 200 + 9,
+            "{}",
+            report.tree_nodes
+        );
+        assert!(report.best.is_some());
+    }
+
+    #[test]
+    fn a_raised_stop_flag_ends_the_search() {
+        let stop = crate::stop::StopFlag::default();
+        stop.raise();
+        let limits = Limits {
+            stop: Some(stop),
+            ..Limits::default()
+        };
+        let game = TicTacToe::default();
+        let report = Mcts::new(MctsConfig::default()).search(&game, &limits, &mut seeded(1));
+        assert_eq!(report.simulations, 0);
+        assert!(report.best.is_some(), "a move is still given");
+    }
+}

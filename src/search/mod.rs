@@ -1,0 +1,141 @@
+//! Searches that pick a move: greedy, the averaging tree, alpha-beta, UCT/MCTS and flat
+//! Monte Carlo. All are generic over [`SearchGame`]; every random choice draws from the
+//! [`Rng`] passed in, so a search under playout, node or depth limits is reproducible.
+
+pub mod alphabeta;
+pub mod avgtree;
+mod checkers;
+pub mod flatmc;
+pub mod greedy;
+mod hex;
+pub mod mcts;
+#[cfg(test)]
+pub(crate) mod toy;
+
+use crate::eval::EvalGame;
+use crate::game::{Color, Game, Outcome};
+use crate::rng::Rng;
+use crate::stop::StopFlag;
+use rand::Rng as _;
+use std::time::{Duration, Instant};
+
+/// How much a search may do; `None` means no limit of that kind. The search stops at the
+/// first limit reached, or when the stop flag is raised (and uses its own default when no
+/// limit is set).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Wall-clock time for the move.
+    pub time: Option<Duration>,
+    /// Monte Carlo simulations.
+    pub playouts: Option<u64>,
+    /// Nodes visited (alpha-beta) or tree nodes (MCTS).
+    pub nodes: Option<u64>,
+    /// Search depth in plies.
+    pub depth: Option<u32>,
+    /// A request from outside to stop now and answer with the best move so far.
+    pub stop: Option<StopFlag>,
+}
+
+impl Limits {
+    /// `self`, with every limit set in `overrides` replacing this one.
+    pub fn overridden_by(&self, overrides: &Limits) -> Limits {
+        Limits {
+            time: overrides.time.or(self.time),
+            playouts: overrides.playouts.or(self.playouts),
+            nodes: overrides.nodes.or(self.nodes),
+            depth: overrides.depth.or(self.depth),
+            stop: overrides.stop.clone().or_else(|| self.stop.clone()),
+        }
+    }
+}
+
+/// The time limit and stop flag of a search, cheap to poll.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Deadline {
+    end: Option<Instant>,
+    stop: Option<StopFlag>,
+}
+
+impl Deadline {
+    /// The deadline of `limits`, counted from now.
+    pub(crate) fn of(limits: &Limits) -> Deadline {
+        Deadline {
+            end: limits.time.map(|t| Instant::now() + t),
+            stop: limits.stop.clone(),
+        }
+    }
+
+    /// True once the time is up or a stop was requested.
+    pub(crate) fn passed(&self) -> bool {
+        self.stop.as_ref().is_some_and(StopFlag::is_raised)
+            || self.end.is_some_and(|end| Instant::now() >= end)
+    }
+}
+
+/// Game-specific knowledge the searches use; every method has a generic default.
+pub trait SearchGame: EvalGame {
+    /// Plies after which a random playout is cut off (and scored as a draw).
+    const PLAYOUT_CAP: usize = 1_000;
+
+    /// False while a capture (or other forcing sequence) is pending, so alpha-beta keeps
+    /// searching past its depth (quiescence).
+    fn is_quiet(&self) -> bool {
+        true
+    }
+
+    /// A random playout like [`Game::random_playout`] that also records, for RAVE/AMAF, each
+    /// move that ends up played and its colour.
+    fn traced_playout(
+        &self,
+        rng: &mut Rng,
+        max_plies: usize,
+        trace: &mut Vec<(Color, Self::Move)>,
+    ) -> Option<Outcome> {
+        trace.clear();
+        let mut game = self.clone();
+        let mut moves = Vec::new();
+        for _ in 0..max_plies {
+            game.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.random_range(0..moves.len())];
+            trace.push((game.side_to_move(), mv));
+            game.play(mv);
+        }
+        game.outcome()
+    }
+
+    /// The moves MCTS should consider. With `patterns`, games may answer forced patterns
+    /// (a single move) or leave out moves that cannot matter; the default is every legal
+    /// move.
+    fn candidate_moves(&self, moves: &mut Vec<Self::Move>, patterns: bool) {
+        let _ = patterns;
+        self.legal_moves(moves);
+    }
+}
+
+/// Picks uniformly among the indices whose score is maximal (within 1e-12).
+pub(crate) fn argmax_random_tie(scores: &[f64], rng: &mut Rng) -> Option<usize> {
+    let best = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let ties: Vec<usize> = (0..scores.len())
+        .filter(|&i| scores[i] >= best - 1e-12)
+        .collect();
+    match ties.len() {
+        0 => None,
+        1 => Some(ties[0]),
+        n => Some(ties[rng.random_range(0..n)]),
+    }
+}
+
+/// The positions after each of `moves` from `game`.
+pub(crate) fn children<G: Game>(game: &G, moves: &[G::Move]) -> Vec<G> {
+    moves
+        .iter()
+        .map(|&mv| {
+            let mut child = game.clone();
+            child.play(mv);
+            child
+        })
+        .collect()
+}
