@@ -53,7 +53,10 @@ pub struct CbMove {
 pub fn coor(square: u8) -> Coor {
     let m = c_int::from(square) - 1;
     let y = m / 4;
-    Coor { x: 2 * (3 - m % 4) + (y & 1), y }
+    Coor {
+        x: 2 * (3 - m % 4) + (y & 1),
+        y,
+    }
 }
 
 /// The piece code of `piece`.
@@ -70,12 +73,22 @@ fn piece_of(value: c_int, square: u8) -> Result<Option<Piece>, ParseError> {
         0 if value == 0 => return Ok(None),
         CB_BLACK => Color::Black,
         CB_WHITE => Color::White,
-        _ => return Err(ParseError::new("CheckerBoard board", format!("square {square} = {value}"), "not a piece code")),
+        _ => {
+            return Err(ParseError::new(
+                "CheckerBoard board",
+                format!("square {square} = {value}"),
+                "not a piece code",
+            ))
+        }
     };
     match value & (CB_MAN | CB_KING) {
         CB_MAN => Ok(Some(Piece::Man(colour))),
         CB_KING => Ok(Some(Piece::King(colour))),
-        _ => Err(ParseError::new("CheckerBoard board", format!("square {square} = {value}"), "not a piece code")),
+        _ => Err(ParseError::new(
+            "CheckerBoard board",
+            format!("square {square} = {value}"),
+            "not a piece code",
+        )),
     }
 }
 

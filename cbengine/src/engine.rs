@@ -11,11 +11,11 @@ use std::time::Duration;
 use tmbot::game::checkers::{Checkers, Position};
 use tmbot::game::{Color, Game};
 use tmbot::player::Player;
+use tmbot::protocol::checkers::game_history;
+use tmbot::protocol::engine::ProtocolGame;
 use tmbot::rng::{seeded, Rng};
-use tmbot::search::{Limits, StopFlag};
-
-/// The player used until `set player` names another.
-pub const DEFAULT_PLAYER: &str = "alphabeta:eval=material";
+use tmbot::search::Limits;
+use tmbot::stop::StopFlag;
 
 /// What `getmove` hands back to CheckerBoard.
 pub struct Played {
@@ -42,7 +42,8 @@ pub struct Engine {
 impl Engine {
     fn new() -> Engine {
         Engine {
-            player: Player::from_spec(DEFAULT_PLAYER).expect("the default player spec is valid"),
+            player: Player::from_spec(Checkers::DEFAULT_PLAYER)
+                .expect("the default player spec is valid"),
             seed: 1,
             rng: seeded(1),
             history: None,
@@ -61,18 +62,37 @@ impl Engine {
     }
 
     /// Plays a move for `side` on `board`.
-    pub fn getmove(&mut self, board: &CbBoard, side: Color, maxtime: f64, stop: StopFlag) -> Result<Played, String> {
+    pub fn getmove(
+        &mut self,
+        board: &CbBoard,
+        side: Color,
+        maxtime: f64,
+        stop: StopFlag,
+    ) -> Result<Played, String> {
         let position = read_board(board, side).map_err(|e| e.to_string())?;
         let game = self.game_at(position);
-        let seconds = if maxtime.is_finite() { maxtime.clamp(0.01, 3600.0) } else { 1.0 };
-        let limits = Limits { time: Some(Duration::from_secs_f64(seconds)), stop: Some(stop), ..Limits::default() };
+        let seconds = if maxtime.is_finite() {
+            maxtime.clamp(0.01, 3600.0)
+        } else {
+            1.0
+        };
+        let limits = Limits {
+            time: Some(Duration::from_secs_f64(seconds)),
+            stop: Some(stop),
+            ..Limits::default()
+        };
         let Some(mv) = self.player.choose(&game, &limits, &mut self.rng) else {
             let result = match game.outcome().and_then(|o| o.winner) {
                 None if game.outcome().is_some() => CB_DRAW,
                 Some(winner) if winner == side => CB_WIN,
                 _ => CB_LOSS,
             };
-            return Ok(Played { board: *board, cb_move: CbMove::default(), status: "tmbot: no move".into(), result });
+            return Ok(Played {
+                board: *board,
+                cb_move: CbMove::default(),
+                status: "tmbot: no move".into(),
+                result,
+            });
         };
         let mut after = game.clone();
         after.play(mv);
@@ -86,7 +106,12 @@ impl Engine {
         };
         let status = format!("tmbot ({}): {}", self.player.spec(), game.move_to_text(mv));
         self.history = Some(after);
-        Ok(Played { board: out, cb_move: describe_move(game.position(), &mv), status, result })
+        Ok(Played {
+            board: out,
+            cb_move: describe_move(game.position(), &mv),
+            status,
+            result,
+        })
     }
 
     /// Answers a text command; `None` for a command the engine does not know.
@@ -151,25 +176,14 @@ impl Engine {
     }
 }
 
-/// Reads `set gamehist FEN [moves...]`: the FEN may contain spaces after commas, so the
-/// moves are the trailing words that look like PDN moves.
-fn game_history(words: &[&str]) -> Result<Checkers, String> {
-    let is_move = |w: &&str| w.bytes().any(|b| b == b'-' || b == b'x') && !w.contains(':');
-    let moves_start = words.iter().rposition(|w| !is_move(w)).map_or(0, |i| i + 1);
-    let fen = words[..moves_start].join(" ");
-    let mut game = Checkers::from_fen(&fen).map_err(|e| e.to_string())?;
-    for mv in &words[moves_start..] {
-        game.try_play(mv).map_err(|e| format!("move {mv}: {e}"))?;
-    }
-    Ok(game)
-}
-
 static ENGINE: Mutex<Option<Engine>> = Mutex::new(None);
 
 /// Runs `f` on the process's engine, creating it on first use (a poisoned lock is taken over:
 /// a panic in one call must not disable the engine).
 pub fn with_engine<T>(f: impl FnOnce(&mut Engine) -> T) -> T {
-    let mut guard = ENGINE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut guard = ENGINE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     f(guard.get_or_insert_with(Engine::new))
 }
 

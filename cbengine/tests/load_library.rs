@@ -7,14 +7,27 @@ use tmbot::game::checkers::{Checkers, Position};
 use tmbot::game::{Color, Game};
 use tmbot_cb::board::{read_board, write_board, CbBoard, CbMove, CB_BLACK, CB_WHITE};
 
-type GetMove = unsafe extern "C" fn(*mut CbBoard, c_int, f64, *mut c_char, *const c_int, c_int, c_int, *mut CbMove) -> c_int;
+type GetMove = unsafe extern "C" fn(
+    *mut CbBoard,
+    c_int,
+    f64,
+    *mut c_char,
+    *const c_int,
+    c_int,
+    c_int,
+    *mut CbMove,
+) -> c_int;
 type EngineCommand = unsafe extern "C" fn(*const c_char, *mut c_char) -> c_int;
 
 /// The cdylib next to the test binary's `deps/` folder.
 fn library_path() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let dir = exe.parent().unwrap().parent().unwrap();
-    dir.join(format!("{}tmbot_cb{}", std::env::consts::DLL_PREFIX, std::env::consts::DLL_SUFFIX))
+    dir.join(format!(
+        "{}tmbot_cb{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    ))
 }
 
 struct Library {
@@ -28,10 +41,15 @@ impl Library {
         let path = library_path();
         // SAFETY: the library is ours; its initialisers are Rust statics only.
         unsafe {
-            let lib = libloading::Library::new(&path).unwrap_or_else(|e| panic!("loading {}: {e}", path.display()));
+            let lib = libloading::Library::new(&path)
+                .unwrap_or_else(|e| panic!("loading {}: {e}", path.display()));
             let getmove = *lib.get::<GetMove>(b"getmove\0").unwrap();
             let command = *lib.get::<EngineCommand>(b"enginecommand\0").unwrap();
-            Library { _lib: lib, getmove, command }
+            Library {
+                _lib: lib,
+                getmove,
+                command,
+            }
         }
     }
 
@@ -40,7 +58,9 @@ impl Library {
         let mut reply = [0 as c_char; 1024];
         // SAFETY: valid NUL-terminated command and a 1024-byte reply buffer.
         let handled = unsafe { (self.command)(command.as_ptr(), reply.as_mut_ptr()) };
-        let reply = unsafe { CStr::from_ptr(reply.as_ptr()) }.to_string_lossy().into_owned();
+        let reply = unsafe { CStr::from_ptr(reply.as_ptr()) }
+            .to_string_lossy()
+            .into_owned();
         (handled, reply)
     }
 }
@@ -60,7 +80,10 @@ fn identifies_itself_as_an_english_checkers_engine() {
 #[test]
 fn plays_a_legal_game_through_getmove() {
     let lib = Library::load();
-    assert_eq!(lib.command("set player alphabeta:depth=4,eval=material").0, 1);
+    assert_eq!(
+        lib.command("set player alphabeta:depth=4,eval=material").0,
+        1
+    );
     assert_eq!(lib.command("set seed 5").0, 1);
     let mut game = Checkers::new();
     let mut board: CbBoard = [[0; 8]; 8];
@@ -71,17 +94,36 @@ fn plays_a_legal_game_through_getmove() {
             break;
         }
         let side = game.side_to_move();
-        let colour = if side == Color::Black { CB_BLACK } else { CB_WHITE };
+        let colour = if side == Color::Black {
+            CB_BLACK
+        } else {
+            CB_WHITE
+        };
         let mut status = [0 as c_char; 1024];
         let mut mv = CbMove::default();
         // SAFETY: all pointers are valid for the duration of the call.
-        let result = unsafe { (lib.getmove)(&mut board, colour, 0.5, status.as_mut_ptr(), &playnow, 0, 0, &mut mv) };
+        let result = unsafe {
+            (lib.getmove)(
+                &mut board,
+                colour,
+                0.5,
+                status.as_mut_ptr(),
+                &playnow,
+                0,
+                0,
+                &mut mv,
+            )
+        };
         assert!((0..=3).contains(&result));
         let after = read_board(&board, side.opponent()).unwrap();
         let mut legal = Vec::new();
         game.legal_moves(&mut legal);
-        let played = legal.iter().copied().find(|m| game.position().after(m) == after);
-        let played = played.unwrap_or_else(|| panic!("illegal board from getmove after {}", game.position_text()));
+        let played = legal
+            .iter()
+            .copied()
+            .find(|m| game.position().after(m) == after);
+        let played = played
+            .unwrap_or_else(|| panic!("illegal board from getmove after {}", game.position_text()));
         assert_eq!(mv.jumps as u32, played.capture_count());
         game.play(played);
     }

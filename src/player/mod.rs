@@ -254,6 +254,11 @@ impl<G: SearchGame> Player<G> {
         &self.spec
     }
 
+    /// The limits the spec sets (protocols combine them with the clock).
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
     /// Chooses a move for the side to move in `game` (`None` when the game is over).
     /// Limits set in `limits` replace the spec's own.
     pub fn choose(&mut self, game: &G, limits: &Limits, rng: &mut Rng) -> Option<G::Move> {

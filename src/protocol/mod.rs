@@ -1,7 +1,10 @@
 //! GTP-style text protocols: line parsing, response framing, command registries and the
 //! engine loop shared by HTP (Hex) and the checkers board-string protocol.
 
+pub mod checkers;
 pub mod clock;
+pub mod engine;
+pub mod htp;
 pub mod line;
 pub mod registry;
 pub mod response;

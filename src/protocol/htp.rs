@@ -1,0 +1,352 @@
+//! HTP, the Hex Text Protocol of Benzene/MoHex and HexGui: the command table and handlers.
+//!
+//! Behaviour follows MoHex where HexGui relies on it: `play` has no turn-order check (White
+//! may move first, after a human swap HexGui re-sends the position that way), `play <c>
+//! resign` is a no-op, `genmove` answers `resign` once the game is decided, and swap is off
+//! unless `param_game allow_swap 1` (the Benzene meaning of `swap-pieces`).
+
+use super::engine::{parse_color, Engine, ProtocolGame};
+use super::registry::{single_line, Command, Identity, Registry};
+use crate::game::hex::{notation, sgf::SgfRecord, Hex, HexMove, SwapRule};
+use crate::game::Game;
+
+/// The Hex engine's session state.
+pub type HexEngine = Engine<Hex>;
+
+impl ProtocolGame for Hex {
+    const DEFAULT_PLAYER: &'static str = "mcts";
+
+    fn restarted(&self) -> Hex {
+        Hex::new(self.width(), self.height())
+            .expect("the current size is valid")
+            .with_swap(self.swap_rule())
+    }
+
+    fn moves_left_estimate(&self) -> usize {
+        self.board().empty_cells().len().div_ceil(2)
+    }
+
+    fn diagram(&self) -> String {
+        notation::diagram(self)
+    }
+}
+
+/// The HTP command table.
+pub fn registry() -> Registry<HexEngine> {
+    Registry {
+        identity: Identity {
+            name: "tmbot",
+            version: env!("CARGO_PKG_VERSION"),
+            protocol_version: "2",
+        },
+        commands: &COMMANDS,
+        continuation_lines: single_line,
+    }
+}
+
+const COMMANDS: [Command<HexEngine>; 16] = [
+    Command {
+        name: "boardsize",
+        usage: "boardsize W [H]: new empty board",
+        handler: boardsize,
+    },
+    Command {
+        name: "clear_board",
+        usage: "clear_board: empty the board",
+        handler: clear_board,
+    },
+    Command {
+        name: "play",
+        usage: "play COLOR CELL|swap-pieces|swap-sides|swap|resign",
+        handler: play,
+    },
+    Command {
+        name: "genmove",
+        usage: "genmove COLOR: search, play and print a move",
+        handler: genmove,
+    },
+    Command {
+        name: "reg_genmove",
+        usage: "reg_genmove COLOR: search and print a move without playing it",
+        handler: reg_genmove,
+    },
+    Command {
+        name: "undo",
+        usage: "undo: take back the last move",
+        handler: undo,
+    },
+    Command {
+        name: "showboard",
+        usage: "showboard: the board as a diagram",
+        handler: showboard,
+    },
+    Command {
+        name: "final_score",
+        usage: "final_score: B+, W+ or cannot score",
+        handler: final_score,
+    },
+    Command {
+        name: "all_legal_moves",
+        usage: "all_legal_moves [COLOR]: the empty cells",
+        handler: all_legal_moves,
+    },
+    Command {
+        name: "time_left",
+        usage: "time_left [COLOR [SECONDS]]: read or set a clock",
+        handler: time_left,
+    },
+    Command {
+        name: "hexgui-analyze_commands",
+        usage: "the commands HexGui offers in its menu",
+        handler: analyze_commands,
+    },
+    Command {
+        name: "param_game",
+        usage: "param_game [NAME VALUE]: allow_swap, game_time",
+        handler: param_game,
+    },
+    Command {
+        name: "param_tmbot",
+        usage: "param_tmbot [NAME VALUE]: player, seed, max_time, increment",
+        handler: param_tmbot,
+    },
+    Command {
+        name: "loadsgf",
+        usage: "loadsgf FILE [MOVE]: load a game record",
+        handler: loadsgf,
+    },
+    Command {
+        name: "savesgf",
+        usage: "savesgf FILE: save the game record",
+        handler: savesgf,
+    },
+    Command {
+        name: "showposition",
+        usage: "showposition: the position as one line of text",
+        handler: showposition,
+    },
+];
+
+/// Largest side `boardsize` accepts.
+const MAX_BOARD: usize = 19;
+
+fn board_side(args: &[String], index: usize) -> Result<usize, String> {
+    let text = &args[index];
+    let value: i64 = text
+        .parse()
+        .map_err(|_| format!("argument {} ({text}) must be an integer", index + 1))?;
+    if value < 1 {
+        return Err(format!(
+            "argument {} ({text}) must be greater or equal 1",
+            index + 1
+        ));
+    }
+    if value > MAX_BOARD as i64 {
+        return Err(format!(
+            "argument {} ({text}) must be less or equal {MAX_BOARD}",
+            index + 1
+        ));
+    }
+    Ok(value as usize)
+}
+
+fn boardsize(e: &mut HexEngine, args: &[String]) -> Result<String, String> {
+    let (width, height) = match args.len() {
+        1 => (board_side(args, 0)?, board_side(args, 0)?),
+        2 => (board_side(args, 0)?, board_side(args, 1)?),
+        _ => return Err("usage: boardsize W [H]".to_string()),
+    };
+    let game = Hex::new(width, height).map_err(|err| err.to_string())?;
+    e.game = game.with_swap(e.game.swap_rule());
+    e.clock.reset();
+    Ok(String::new())
+}
+
+fn clear_board(e: &mut HexEngine, _args: &[String]) -> Result<String, String> {
+    e.new_game();
+    Ok(String::new())
+}
+
+fn play(e: &mut HexEngine, args: &[String]) -> Result<String, String> {
+    let [color, text] = args else {
+        return Err("usage: play COLOR MOVE".to_string());
+    };
+    let color = parse_color(color)?;
+    let illegal = |reason: &str| format!("illegal move:  {color} {text} ({reason})");
+    match text.to_ascii_lowercase().as_str() {
+        "resign" => Ok(String::new()),
+        "swap-pieces" | "swap-sides" | "swap" => {
+            let mv = if text.eq_ignore_ascii_case("swap-pieces") {
+                HexMove::SwapPieces
+            } else {
+                HexMove::SwapSides
+            };
+            let mut legal = Vec::new();
+            e.game.legal_moves(&mut legal);
+            if color != e.game.side_to_move() || !legal.contains(&mv) {
+                return Err(illegal("swap not allowed here"));
+            }
+            e.game.play(mv);
+            Ok(String::new())
+        }
+        _ => {
+            let cell = e
+                .game
+                .parse_cell(text)
+                .map_err(|err| format!("invalid move: {err}"))?;
+            e.game
+                .place(color, cell)
+                .map_err(|err| illegal(&err.reason))?;
+            Ok(String::new())
+        }
+    }
+}
+
+fn generate(e: &mut HexEngine, args: &[String], commit: bool) -> Result<String, String> {
+    let [color] = args else {
+        return Err("usage: genmove COLOR".to_string());
+    };
+    let color = parse_color(color)?;
+    if e.game.outcome().is_some() {
+        return Ok("resign".to_string());
+    }
+    if e.game.side_to_move() != color {
+        e.game.set_side_to_move(color);
+    }
+    let mv = e.think().ok_or_else(|| "no legal move".to_string())?;
+    let text = e.game.move_to_text(mv);
+    if commit {
+        e.game.play(mv);
+    }
+    Ok(text)
+}
+
+fn genmove(e: &mut HexEngine, args: &[String]) -> Result<String, String> {
+    generate(e, args, true)
+}
+
+fn reg_genmove(e: &mut HexEngine, args: &[String]) -> Result<String, String> {
+    generate(e, args, false)
+}
+
+fn undo(e: &mut HexEngine, _args: &[String]) -> Result<String, String> {
+    e.undo()
+}
+
+fn showboard(e: &mut HexEngine, _args: &[String]) -> Result<String, String> {
+    Ok(format!("\n{}", e.game.diagram()))
+}
+
+fn showposition(e: &mut HexEngine, _args: &[String]) -> Result<String, String> {
+    Ok(e.game.position_text())
+}
+
+fn final_score(e: &mut HexEngine, _args: &[String]) -> Result<String, String> {
+    e.final_score()
+}
+
+fn all_legal_moves(e: &mut HexEngine, args: &[String]) -> Result<String, String> {
+    if let Some(color) = args.first() {
+        parse_color(color)?;
+    }
+    if e.game.outcome().is_some() {
+        return Ok(String::new());
+    }
+    let cells = e.game.board().empty_cells();
+    Ok(cells
+        .iter()
+        .map(|c| e.game.cell_name(c))
+        .collect::<Vec<_>>()
+        .join(" "))
+}
+
+fn time_left(e: &mut HexEngine, args: &[String]) -> Result<String, String> {
+    e.time_left(args)
+}
+
+fn analyze_commands(_e: &mut HexEngine, _args: &[String]) -> Result<String, String> {
+    Ok([
+        "param/Game Param/param_game",
+        "param/tmbot Param/param_tmbot",
+        "plist/All Legal Moves/all_legal_moves %c",
+        "string/ShowBoard/showboard",
+        "string/Final Score/final_score",
+        "move/Reg GenMove/reg_genmove %c",
+    ]
+    .join("\n"))
+}
+
+fn param_game(e: &mut HexEngine, args: &[String]) -> Result<String, String> {
+    match args {
+        [] => Ok(format!(
+            "[bool] allow_swap {}\n[string] game_time {}",
+            u8::from(e.game.swap_rule() != SwapRule::Off),
+            e.clock.game_time
+        )),
+        [name, value] if name == "allow_swap" => {
+            let rule = match value.as_str() {
+                "1" | "true" => SwapRule::Benzene,
+                "0" | "false" => SwapRule::Off,
+                _ => return Err(format!("allow_swap must be 0 or 1, not '{value}'")),
+            };
+            e.game.set_swap_rule(rule);
+            Ok(String::new())
+        }
+        [name, value] if name == "game_time" => {
+            let seconds: f64 = value
+                .parse()
+                .ok()
+                .filter(|s: &f64| s.is_finite() && *s > 0.0 && *s < 1e9)
+                .ok_or_else(|| {
+                    format!("game_time must be a positive number of seconds, not '{value}'")
+                })?;
+            e.clock.game_time = seconds;
+            e.clock.reset();
+            Ok(String::new())
+        }
+        [name, _] => Err(format!("unknown parameter: {name}")),
+        _ => Err("usage: param_game [NAME VALUE]".to_string()),
+    }
+}
+
+fn param_tmbot(e: &mut HexEngine, args: &[String]) -> Result<String, String> {
+    e.param(args)
+}
+
+fn loadsgf(e: &mut HexEngine, args: &[String]) -> Result<String, String> {
+    let (path, upto) = match args {
+        [path] => (path, None),
+        [path, n] => (
+            path,
+            Some(
+                n.parse::<usize>()
+                    .map_err(|_| format!("move number must be an integer, not '{n}'"))?,
+            ),
+        ),
+        _ => return Err("usage: loadsgf FILE [MOVE]".to_string()),
+    };
+    let text = std::fs::read_to_string(path).map_err(|err| format!("cannot read {path}: {err}"))?;
+    let record = SgfRecord::parse(&text).map_err(|err| format!("{path}: {err}"))?;
+    let mut game = record
+        .replay(e.game.swap_rule())
+        .map_err(|err| format!("{path}: {err}"))?;
+    if let Some(n) = upto {
+        // `loadsgf FILE N` stops before move N, as in GTP.
+        while game.moves().count() >= n.max(1) {
+            if game.undo().is_none() {
+                break;
+            }
+        }
+    }
+    e.game = game;
+    e.clock.reset();
+    Ok(String::new())
+}
+
+fn savesgf(e: &mut HexEngine, args: &[String]) -> Result<String, String> {
+    let [path] = args else {
+        return Err("usage: savesgf FILE".to_string());
+    };
+    let text = SgfRecord::from_game(&e.game).to_sgf();
+    super::write_atomically(path, &text)
+}
