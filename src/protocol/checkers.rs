@@ -37,11 +37,7 @@ impl ProtocolGame for Checkers {
 /// The checkers protocol's command table.
 pub fn registry() -> Registry<CheckersEngine> {
     Registry {
-        identity: Identity {
-            name: "tmbot",
-            version: env!("CARGO_PKG_VERSION"),
-            protocol_version: "2",
-        },
+        identity: Identity::TMBOT,
         commands: &COMMANDS,
         continuation_lines,
     }

@@ -34,11 +34,7 @@ impl ProtocolGame for Hex {
 /// The HTP command table.
 pub fn registry() -> Registry<HexEngine> {
     Registry {
-        identity: Identity {
-            name: "tmbot",
-            version: env!("CARGO_PKG_VERSION"),
-            protocol_version: "2",
-        },
+        identity: Identity::TMBOT,
         commands: &COMMANDS,
         continuation_lines: single_line,
     }

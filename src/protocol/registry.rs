@@ -27,6 +27,15 @@ pub struct Identity {
     pub protocol_version: &'static str,
 }
 
+impl Identity {
+    /// tmbot's identity: name `tmbot`, the crate version, protocol version 2.
+    pub const TMBOT: Identity = Identity {
+        name: "tmbot",
+        version: env!("CARGO_PKG_VERSION"),
+        protocol_version: "2",
+    };
+}
+
 /// The commands every GTP-style protocol has, answered by the session itself.
 pub const BUILT_INS: [&str; 7] = [
     "protocol_version",
