@@ -6,6 +6,7 @@ mod explain;
 mod matches;
 mod perft;
 mod replay;
+mod showcase;
 mod train;
 
 use clap::{Parser, Subcommand};
@@ -20,6 +21,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// A quick tour: built-in players meet in a small round robin in each game.
+    Showcase(showcase::Args),
     /// Count the leaves of the legal-move tree (rules oracle and speed test).
     Perft(perft::Args),
     /// Replay every game of a PDN file and report the ones that fail.
@@ -39,6 +42,7 @@ enum Command {
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Showcase(args) => showcase::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Train(args) => train::run(args),

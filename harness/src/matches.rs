@@ -146,7 +146,7 @@ struct Report {
 
 /// Plays game `index` of the series from `start`: A is Black when `index` is even. Returns
 /// A's score and the number of plies.
-fn play_one<G: SearchGame>(
+pub(crate) fn play_one<G: SearchGame>(
     start: &G,
     a: &str,
     b: &str,
