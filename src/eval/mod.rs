@@ -161,3 +161,24 @@ pub fn terminal_value<G: Game>(game: &G) -> Option<f64> {
     game.outcome()
         .map(|outcome| outcome.score_for(game.side_to_move()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::toy::TicTacToe;
+
+    #[test]
+    fn registry_builds_known_specs_and_names_unknown_ones() {
+        let registry = TicTacToe::evaluators();
+        let eval = registry.build("random:7").unwrap();
+        let positions = [TicTacToe::default(), TicTacToe::from_moves(&[4])];
+        let first = eval.evaluate(&positions);
+        assert_eq!(first, eval.evaluate(&positions), "fixed by the seed");
+        assert!(first.iter().all(|v| (0.0..1.0).contains(&v.value)));
+        assert_ne!(first[0], first[1]);
+        let err = registry.build("oracle").err().unwrap();
+        assert_eq!(err.spec, "oracle");
+        assert!(err.message.contains("random"), "{err}");
+        assert!(registry.build("random:x").is_err());
+    }
+}

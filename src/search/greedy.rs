@@ -27,3 +27,38 @@ pub fn choose<G: Game>(game: &G, evaluator: &dyn Evaluator<G>, rng: &mut Rng) ->
         .collect();
     argmax_random_tie(&scores, rng).map(|i| moves[i])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Color;
+    use crate::rng::seeded;
+    use crate::search::toy::{TreeEval, TreeGame, TreeNode};
+
+    fn node(children: &[usize], value: f64, result: Option<Option<Color>>) -> TreeNode {
+        TreeNode {
+            children: children.to_vec(),
+            result,
+            value,
+        }
+    }
+
+    #[test]
+    fn picks_the_child_worst_for_the_opponent_and_takes_wins() {
+        // Children valued 0.7, 0.2, 0.9 for White (to move there): Black prefers node 2.
+        let game = TreeGame::new(vec![
+            node(&[1, 2, 3], 0.5, None),
+            node(&[], 0.7, None),
+            node(&[], 0.2, None),
+            node(&[], 0.9, None),
+        ]);
+        assert_eq!(choose(&game, &TreeEval, &mut seeded(1)), Some(2));
+        // A finished win beats any estimate.
+        let game = TreeGame::new(vec![
+            node(&[1, 2], 0.5, None),
+            node(&[], 0.0, None),
+            node(&[], 0.5, Some(Some(Color::Black))),
+        ]);
+        assert_eq!(choose(&game, &TreeEval, &mut seeded(1)), Some(2));
+    }
+}

@@ -12,6 +12,10 @@ use rand::Rng as _;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+/// Tree size (about 1 GiB) past which leaves are no longer expanded; simulations go on
+/// from the leaves, so long time limits cannot exhaust memory.
+pub const MAX_TREE_NODES: usize = 16 << 20;
+
 /// Simulations per move when no limit is given.
 pub const DEFAULT_PLAYOUTS: u64 = 10_000;
 
@@ -210,6 +214,7 @@ impl<G: SearchGame> Tree<G> {
             // Expansion of a leaf that was visited before (the root always).
             if position.outcome().is_none()
                 && (index == 0 || self.nodes[index].visits >= config.expand_after)
+                && self.nodes.len() < MAX_TREE_NODES
             {
                 position.candidate_moves(&mut moves, config.patterns);
                 moves.shuffle(rng);
