@@ -248,9 +248,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         line("A as White", &report.a_as_white);
         line("total", &report.total);
         let s = report.stats;
+        let elo = if s.elo.is_finite() && s.elo_error.is_finite() {
+            format!("Elo {:+.1} +- {:.1}", s.elo, s.elo_error)
+        } else {
+            "Elo unbounded (a perfect or zero score has no finite estimate)".to_string()
+        };
         println!(
-            "score of A: {:.4} (95% interval {:.4} .. {:.4}), Elo {:+.1} +- {:.1}",
-            s.score, s.low, s.high, s.elo, s.elo_error
+            "score of A: {:.4} (95% interval {:.4} .. {:.4}), {elo}",
+            s.score, s.low, s.high
         );
     }
     Ok(())

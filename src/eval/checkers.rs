@@ -66,8 +66,29 @@ impl Material {
             // The scratch list is only filled when captures are pending.
             turn.count_moves(CaptureMode::Distinct, &mut Vec::new()) as i32
         };
-        let difference =
-            black - white + self.mobility * (mobility(Color::Black) - mobility(Color::White));
+        // A static score misses a capture the side to move is about to make (it would reward
+        // offering a piece, since a forced capture leaves the opponent one move). Credit the
+        // side to move with the most pieces its best pending capture takes.
+        let mover = position.side_to_move();
+        let pending = if position.must_capture() {
+            let best = position
+                .legal_moves()
+                .iter()
+                .map(|m| m.capture_count())
+                .max()
+                .unwrap_or(0);
+            let credit = self.man * best as i32;
+            if mover == Color::Black {
+                credit
+            } else {
+                -credit
+            }
+        } else {
+            0
+        };
+        let difference = black - white
+            + pending
+            + self.mobility * (mobility(Color::Black) - mobility(Color::White));
         match color {
             Color::Black => difference,
             Color::White => -difference,
