@@ -23,7 +23,7 @@ const CHECKERS_PLAYERS: [&str; 4] = ["random", "greedy", "avgtree:depth=3", "alp
 #[derive(clap::Args)]
 pub struct Args {
     /// Games per pairing (colours alternate).
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 10)]
     games: u64,
     /// Hex board size.
     #[arg(long, default_value_t = 7)]
