@@ -161,3 +161,47 @@ fn sgf_save_and_load_round_trip() {
         replies[9]
     );
 }
+
+#[test]
+fn interrupt_stops_a_long_search() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    use std::sync::mpsc;
+    // A search allowed ten minutes must answer soon after `# interrupt`.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tmbot"))
+        .args(["hex", "--player", "mcts:time=600s", "--seed", "3"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stdout.lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    writeln!(stdin, "param_tmbot max_time 600\ngenmove black").unwrap();
+    assert_eq!(rx.recv().unwrap(), "= ");
+    assert_eq!(rx.recv().unwrap(), "");
+    // Let the search start, then interrupt it.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    writeln!(stdin, "# interrupt\nname").unwrap();
+    // A hang guard, not a speed check: without the interrupt the answer would take 600 s.
+    let guard = std::time::Duration::from_secs(120);
+    let answer = rx
+        .recv_timeout(guard)
+        .expect("genmove answered after the interrupt");
+    assert!(
+        answer.starts_with("= ") && answer.len() > 2,
+        "a cell: {answer}"
+    );
+    assert_eq!(rx.recv_timeout(guard).unwrap(), "");
+    assert_eq!(rx.recv_timeout(guard).unwrap(), "= tmbot");
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}
