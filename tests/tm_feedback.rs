@@ -53,9 +53,9 @@ fn type_ii_includes_zero_literals_that_are_excluded() {
 
 #[test]
 fn type_ia_with_s_one_is_deterministic() {
-    let sampler = SubsetSampler::new(6, 1.0);
+    let sampler = SubsetSampler::new(1.0);
     let mut rng = seeded(1);
-    let mut scratch = vec![0u64; 2];
+    let mut scratch = vec![0u64; 4];
     let x = literals_of([1, 0, 1]);
     // Boost: literals that are 1 (x0, x2, !x1) go up, the others go down, saturating.
     let mut bank = tiny_bank(8, [255, 0, 10, 0, 7, 128]);
@@ -78,38 +78,54 @@ fn type_ia_with_s_one_is_deterministic() {
 
 #[test]
 fn type_ib_with_s_one_forgets_everything_one_step() {
-    let sampler = SubsetSampler::new(6, 1.0);
+    let sampler = SubsetSampler::new(1.0);
     let mut bank = tiny_bank(16, [65535, 0, 10, 1, 32768, 32767]);
-    let mut scratch = vec![0u64; 2];
+    let mut scratch = vec![0u64; 4];
     bank.type_ib(0, None, &sampler, &mut seeded(3), &mut scratch);
     assert_eq!(states_of(&bank), [65534, 0, 9, 0, 32767, 32766]);
 }
 
 #[test]
 fn random_type_i_changes_exactly_the_drawn_literals() {
-    let layout = LiteralLayout::new(3);
-    let sampler = SubsetSampler::new(6, 0.5);
-    let start = [100, 101, 102, 103, 104, 105];
+    let sampler = SubsetSampler::new(0.5);
+    // Literal 4 (!x1) sits at 0: a step toward exclude cannot change it.
+    let start = [100, 101, 102, 103, 0, 105];
     let x = [0u8, 1, 1];
     let lits = literals_of(x);
-    for seed in 0..50 {
-        // The drawn subset, from a copy of the same stream.
-        let mut drawn = vec![0u64; 2];
-        sampler.fill(&layout, &mut seeded(seed), &mut drawn);
-        let in_drawn = |l: usize| {
+    let one = |l: usize| if l < 3 { x[l] == 1 } else { x[l - 3] == 0 };
+    let mask_of = |pred: &dyn Fn(usize) -> bool| {
+        let layout = LiteralLayout::new(3);
+        let mut m = vec![0u64; 2];
+        for l in (0..6).filter(|&l| pred(l)) {
             let (w, b) = layout.slot(l);
-            (drawn[w] >> b) & 1 == 1
-        };
-        let one = |l: usize| if l < 3 { x[l] == 1 } else { x[l - 3] == 0 };
+            m[w] |= 1 << b;
+        }
+        m
+    };
+    let bit = |m: &[u64], l: usize| {
+        let (w, b) = LiteralLayout::new(3).slot(l);
+        (m[w] >> b) & 1 == 1
+    };
+    for seed in 0..50 {
         for boost in [true, false] {
+            // The documented candidates, and the subset drawn from a copy of the stream.
+            let candidates = mask_of(&|l| {
+                if boost {
+                    !one(l) && start[l] > 0
+                } else {
+                    one(l) || start[l] > 0
+                }
+            });
+            let mut drawn = vec![0u64; 2];
+            sampler.fill(&mut seeded(seed), &candidates, &mut drawn);
             let mut bank = tiny_bank(8, start);
             let fb = TypeI {
                 sampler: &sampler,
                 boost_true_positive: boost,
             };
-            bank.type_ia(0, &lits, None, &fb, &mut seeded(seed), &mut [0; 2]);
+            bank.type_ia(0, &lits, None, &fb, &mut seeded(seed), &mut [0; 4]);
             for l in 0..6 {
-                let expected = match (one(l), in_drawn(l)) {
+                let expected = match (one(l), bit(&drawn, l)) {
                     (true, true) if !boost => start[l],
                     (true, _) => start[l] + 1,
                     (false, true) => start[l] - 1,
@@ -122,10 +138,13 @@ fn random_type_i_changes_exactly_the_drawn_literals() {
                 );
             }
         }
+        let candidates = mask_of(&|l| start[l] > 0);
+        let mut drawn = vec![0u64; 2];
+        sampler.fill(&mut seeded(seed), &candidates, &mut drawn);
         let mut bank = tiny_bank(8, start);
-        bank.type_ib(0, None, &sampler, &mut seeded(seed), &mut [0; 2]);
+        bank.type_ib(0, None, &sampler, &mut seeded(seed), &mut [0; 4]);
         for l in 0..6 {
-            assert_eq!(bank.state(0, l), start[l] - in_drawn(l) as u32);
+            assert_eq!(bank.state(0, l), start[l] - bit(&drawn, l) as u32);
         }
     }
 }
@@ -207,7 +226,7 @@ impl NaiveTm {
                         .collect()
                 })
                 .collect(),
-            sampler: SubsetSampler::new(2 * features, 1.0 / params.specificity),
+            sampler: SubsetSampler::new(1.0 / params.specificity),
             params,
             features,
         }
@@ -284,16 +303,33 @@ impl NaiveTm {
         let state = &mut self.states[c][j];
         if target == positive {
             let layout = LiteralLayout::new(f);
+            let count = state.iter().filter(|&&s| s > max / 2).count() as u32;
+            let within = self.params.literal_budget.map_or(true, |b| count < b);
+            let ia = out && within;
+            let boost = self.params.boost_true_positive;
+            // The literals whose fate the 1/s subset decides, as the bank documents.
+            let mut candidates = vec![0u64; layout.words()];
+            for l in 0..2 * f {
+                let decidable = if !ia {
+                    state[l] > 0
+                } else if boost {
+                    !value(l) && state[l] > 0
+                } else {
+                    value(l) || state[l] > 0
+                };
+                if decidable {
+                    let (w, b) = layout.slot(l);
+                    candidates[w] |= 1 << b;
+                }
+            }
             let mut drawn = vec![0u64; layout.words()];
-            self.sampler.fill(&layout, rng, &mut drawn);
+            self.sampler.fill(rng, &candidates, &mut drawn);
             let in_drawn = |l: usize| {
                 let (w, b) = layout.slot(l);
                 (drawn[w] >> b) & 1 == 1
             };
-            let count = state.iter().filter(|&&s| s > max / 2).count() as u32;
-            let within = self.params.literal_budget.map_or(true, |b| count < b);
             for (l, s) in state.iter_mut().enumerate() {
-                if out && within {
+                if ia {
                     if value(l) {
                         if self.params.boost_true_positive || !in_drawn(l) {
                             *s = (*s + 1).min(max);
@@ -305,7 +341,7 @@ impl NaiveTm {
                     *s = s.saturating_sub(1);
                 }
             }
-            if out && within && self.params.weighted {
+            if ia && self.params.weighted {
                 self.weights[c][j] += 1;
             }
         } else if out {

@@ -58,7 +58,7 @@ impl Block {
             rng: rng::substream(params.seed, id),
             outputs: vec![false; len],
             active: vec![true; len],
-            scratch: vec![0; layout.words()],
+            scratch: vec![0; 2 * layout.words()],
         }
     }
 
@@ -169,7 +169,7 @@ impl MultiClassTm {
             blocks.push(class_blocks);
         }
         Ok(MultiClassTm {
-            sampler: SubsetSampler::new(layout.literals(), 1.0 / params.specificity),
+            sampler: SubsetSampler::new(1.0 / params.specificity),
             rng: rng::substream(params.seed, 0),
             params,
             layout,

@@ -1,5 +1,7 @@
 //! `arena bench TARGET`: benchmarks that print their figures (and peers' figures side by side).
 
+mod tm;
+
 use clap::Subcommand;
 
 /// Arguments of `arena bench`.
@@ -10,9 +12,14 @@ pub struct Args {
 }
 
 #[derive(Subcommand)]
-enum Target {}
+enum Target {
+    /// Tsetlin Machine training and inference on random-play Hex (with peers).
+    Tm(tm::Args),
+}
 
 /// Runs one benchmark.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    match args.target {}
+    match args.target {
+        Target::Tm(a) => tm::run(a),
+    }
 }
