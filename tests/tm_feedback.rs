@@ -53,7 +53,7 @@ fn type_ii_includes_zero_literals_that_are_excluded() {
 
 #[test]
 fn type_ia_with_s_one_is_deterministic() {
-    let sampler = SubsetSampler::new(1.0);
+    let sampler = SubsetSampler::new(LiteralLayout::new(3), 1.0);
     let mut rng = seeded(1);
     let mut scratch = vec![0u64; 4];
     let x = literals_of([1, 0, 1]);
@@ -78,7 +78,7 @@ fn type_ia_with_s_one_is_deterministic() {
 
 #[test]
 fn type_ib_with_s_one_forgets_everything_one_step() {
-    let sampler = SubsetSampler::new(1.0);
+    let sampler = SubsetSampler::new(LiteralLayout::new(3), 1.0);
     let mut bank = tiny_bank(16, [65535, 0, 10, 1, 32768, 32767]);
     let mut scratch = vec![0u64; 4];
     bank.type_ib(0, None, &sampler, &mut seeded(3), &mut scratch);
@@ -87,7 +87,7 @@ fn type_ib_with_s_one_forgets_everything_one_step() {
 
 #[test]
 fn random_type_i_changes_exactly_the_drawn_literals() {
-    let sampler = SubsetSampler::new(0.5);
+    let sampler = SubsetSampler::new(LiteralLayout::new(3), 0.5);
     // Literal 4 (!x1) sits at 0: a step toward exclude cannot change it.
     let start = [100, 101, 102, 103, 0, 105];
     let x = [0u8, 1, 1];
@@ -226,7 +226,7 @@ impl NaiveTm {
                         .collect()
                 })
                 .collect(),
-            sampler: SubsetSampler::new(1.0 / params.specificity),
+            sampler: SubsetSampler::new(LiteralLayout::new(features), 1.0 / params.specificity),
             params,
             features,
         }

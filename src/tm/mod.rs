@@ -8,13 +8,17 @@
 //! - [`multiclass`], the per-class machine (parallel, reproducible per seed);
 //! - [`inference`], batched class sums from exported include masks;
 //! - [`data`], boolean datasets and the CSV reader;
-//! - [`persist`], the versioned, checksummed model file.
+//! - [`persist`], the versioned, checksummed model file;
+//! - [`metrics`], confusion matrix, accuracy, precision, recall and F1;
+//! - [`adaptive`], seed 001's adaptive number of epochs.
 
+pub mod adaptive;
 pub mod bank;
 pub mod bitslice;
 pub mod data;
 pub mod inference;
 pub mod literals;
+pub mod metrics;
 pub mod multiclass;
 pub mod params;
 pub mod persist;

@@ -169,7 +169,7 @@ impl MultiClassTm {
             blocks.push(class_blocks);
         }
         Ok(MultiClassTm {
-            sampler: SubsetSampler::new(1.0 / params.specificity),
+            sampler: SubsetSampler::new(layout, 1.0 / params.specificity),
             rng: rng::substream(params.seed, 0),
             params,
             layout,

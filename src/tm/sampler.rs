@@ -6,17 +6,26 @@
 //! random number by inverting the geometric distribution with a precomputed table, so the
 //! cost is about p x (number of candidates) draws, and candidates that cannot change (an
 //! automaton already at state 0 cannot go lower) cost nothing.
+//!
+//! When most literals are candidates (early training), drawing the subset of ALL literals
+//! is cheaper: the subset size comes from the exact binomial distribution (inverse CDF over
+//! a table), then that many distinct positions are drawn uniformly; the result is restricted
+//! to the candidates, which leaves each candidate in with probability p, independently.
 
 use crate::rng::Rng;
+use crate::tm::literals::LiteralLayout;
 use rand::RngCore;
 
 /// Mantissa bits of a 64-bit draw that index the gap table (after its leading one).
 const MANTISSA_BITS: u32 = 8;
 
-/// Draws random subsets of candidate bits, each bit with probability `p`.
+/// Draws random subsets of candidate literals, each with probability `p`.
 #[derive(Clone, Debug)]
 pub struct SubsetSampler {
+    layout: LiteralLayout,
     all: bool,
+    /// `size_cdf[k]` = P(subset of all literals has at most k members) x 2^64.
+    size_cdf: Vec<u64>,
     /// `survive[k]` = q^k x 2^64 (q = 1 - p), decreasing, ending with 0: a gap is at least k
     /// iff the draw is below `survive[k]`.
     survive: Vec<u64>,
@@ -25,12 +34,14 @@ pub struct SubsetSampler {
 }
 
 impl SubsetSampler {
-    /// A sampler with inclusion probability `p` (0 <= p <= 1).
-    pub fn new(p: f64) -> SubsetSampler {
+    /// A sampler over the literals of `layout` with inclusion probability `p` (0..=1).
+    pub fn new(layout: LiteralLayout, p: f64) -> SubsetSampler {
         let p = p.clamp(0.0, 1.0);
         if p >= 1.0 || p <= 0.0 {
             return SubsetSampler {
+                layout,
                 all: p >= 1.0,
+                size_cdf: Vec::new(),
                 survive: vec![u64::MAX, 0],
                 bucket_gap: Vec::new(),
             };
@@ -47,6 +58,8 @@ impl SubsetSampler {
         }
         survive.push(0);
         let mut sampler = SubsetSampler {
+            size_cdf: binomial_cdf(layout.literals(), p),
+            layout,
             all: false,
             survive,
             bucket_gap: Vec::new(),
@@ -90,8 +103,9 @@ impl SubsetSampler {
         k
     }
 
-    /// Sets in `chosen` (all zero on entry) each bit of `candidates` with probability p,
-    /// independently, walking the words in order.
+    /// Sets in `chosen` (literal words, all zero on entry) each bit of `candidates` with
+    /// probability p, independently. Dense candidate sets (over a quarter of the literals)
+    /// thin a subset of all literals; sparse ones are walked with geometric gaps.
     #[inline]
     pub fn fill(&self, rng: &mut Rng, candidates: &[u64], chosen: &mut [u64]) {
         if self.all {
@@ -101,6 +115,43 @@ impl SubsetSampler {
         if self.bucket_gap.is_empty() {
             return;
         }
+        let count: u32 = candidates.iter().map(|w| w.count_ones()).sum();
+        if count as usize > self.layout.literals() / 4 {
+            self.fill_all(rng, chosen);
+            for (c, &m) in chosen.iter_mut().zip(candidates) {
+                *c &= m;
+            }
+        } else {
+            self.walk(rng, candidates, chosen);
+        }
+    }
+
+    /// A Bernoulli(p) subset of all literals: binomial size, then distinct uniform positions.
+    fn fill_all(&self, rng: &mut Rng, chosen: &mut [u64]) {
+        let n = self.layout.literals() as u64;
+        let features = self.layout.features;
+        let negated_offset = self.layout.half_words * 64 - features;
+        let mut remaining = self.size_cdf.partition_point(|&c| c <= rng.next_u64());
+        while remaining > 0 {
+            let r = rng.next_u64();
+            for half in [r & 0xFFFF_FFFF, r >> 32] {
+                let literal = ((half * n) >> 32) as usize;
+                let slot = literal + (literal >= features) as usize * negated_offset;
+                let bit = 1u64 << (slot % 64);
+                let word = &mut chosen[slot / 64];
+                if *word & bit == 0 {
+                    *word |= bit;
+                    remaining -= 1;
+                    if remaining == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Walks the candidates with geometric gaps.
+    fn walk(&self, rng: &mut Rng, candidates: &[u64], chosen: &mut [u64]) {
         let mut w = 0;
         let mut word = match candidates.first() {
             Some(&c) => c,
@@ -126,6 +177,25 @@ impl SubsetSampler {
             word &= (u64::MAX << bit) << 1;
         }
     }
+}
+
+/// `cdf[k]` = P(Binomial(n, p) <= k) scaled to 2^64, up to where it reaches 1: the size of a
+/// subset is the number of entries not above a uniform 64-bit draw.
+fn binomial_cdf(n: usize, p: f64) -> Vec<u64> {
+    const SCALE: f64 = 18_446_744_073_709_551_616.0;
+    let log_ratio = (p / (1.0 - p)).ln();
+    let mut log_pmf = n as f64 * (-p).ln_1p();
+    let mut cumulative = 0.0f64;
+    let mut cdf = Vec::new();
+    for k in 0..n {
+        cumulative += log_pmf.exp();
+        if cumulative >= 1.0 - 1e-17 {
+            break;
+        }
+        cdf.push((cumulative * SCALE) as u64);
+        log_pmf += ((n - k) as f64 / (k + 1) as f64).ln() + log_ratio;
+    }
+    cdf
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;
@@ -169,6 +239,9 @@ static SELECT_IN_BYTE: [[u8; 8]; 256] = {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::rng::seeded;
+
     #[test]
     fn select_finds_the_kth_set_bit() {
         let mut rng = seeded(4);
@@ -183,12 +256,9 @@ mod tests {
         assert_eq!(select(1, 0), 0);
     }
 
-    use super::*;
-    use crate::rng::seeded;
-
     #[test]
     fn table_gaps_equal_the_binary_search() {
-        let sampler = SubsetSampler::new(0.1);
+        let sampler = SubsetSampler::new(LiteralLayout::new(2450), 0.1);
         let mut rng = seeded(2);
         for _ in 0..200_000 {
             let mut probe = rng.clone();
@@ -208,7 +278,7 @@ mod tests {
     #[test]
     fn gaps_are_geometric() {
         let p = 0.1;
-        let sampler = SubsetSampler::new(p);
+        let sampler = SubsetSampler::new(LiteralLayout::new(2450), p);
         let mut rng = seeded(5);
         let draws = 200_000;
         let mut hist = [0u32; 5];
@@ -235,14 +305,24 @@ mod tests {
 
     #[test]
     fn each_candidate_is_chosen_with_probability_p() {
-        let candidates = [0xF0F0_F0F0_F0F0_F0F0u64, 0, u64::MAX, 0b1011];
-        let sampler = SubsetSampler::new(0.25);
+        // 2 x 100 literals; dense and sparse candidate sets take the two paths.
+        let layout = LiteralLayout::new(100);
+        let sparse = [0xF0F0u64, 0, 0, 0b1011];
+        let dense = [u64::MAX, 0xF_FFFF_FFFF, u64::MAX, 0xF_FFFF_FFFF];
+        for candidates in [sparse, dense] {
+            assert_eq!(candidates[1] & !layout.valid(1), 0);
+            check_probability(&layout, &candidates);
+        }
+    }
+
+    fn check_probability(layout: &LiteralLayout, candidates: &[u64; 4]) {
+        let sampler = SubsetSampler::new(*layout, 0.25);
         let mut rng = seeded(9);
         let mut hits = [[0u32; 64]; 4];
         let rounds = 40_000;
         for _ in 0..rounds {
             let mut chosen = [0u64; 4];
-            sampler.fill(&mut rng, &candidates, &mut chosen);
+            sampler.fill(&mut rng, candidates, &mut chosen);
             for w in 0..4 {
                 assert_eq!(chosen[w] & !candidates[w], 0);
                 for (b, h) in hits[w].iter_mut().enumerate() {
@@ -263,12 +343,13 @@ mod tests {
 
     #[test]
     fn probability_one_and_zero() {
+        let layout = LiteralLayout::new(64);
         let candidates = [7u64, 1 << 40];
         let mut chosen = [0u64; 2];
-        SubsetSampler::new(1.0).fill(&mut seeded(1), &candidates, &mut chosen);
+        SubsetSampler::new(layout, 1.0).fill(&mut seeded(1), &candidates, &mut chosen);
         assert_eq!(chosen, candidates);
         let mut chosen = [0u64; 2];
-        SubsetSampler::new(0.0).fill(&mut seeded(1), &candidates, &mut chosen);
+        SubsetSampler::new(layout, 0.0).fill(&mut seeded(1), &candidates, &mut chosen);
         assert_eq!(chosen, [0, 0]);
     }
 }
