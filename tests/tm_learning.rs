@@ -2,7 +2,7 @@
 
 use rand::RngCore;
 use tmbot::rng::seeded;
-use tmbot::tm::{Dataset, MultiClassTm, Params};
+use tmbot::tm::{CoalescedTm, Dataset, MultiClassTm, Params};
 
 /// XOR of the first two of 12 random bits; `noise` of the labels flipped.
 fn noisy_xor(seed: u64, n: usize, noise: f64) -> Dataset {
@@ -49,6 +49,37 @@ fn learns_noisy_xor() {
         }
         let acc = accuracy(&tm, &test);
         assert!(acc >= 0.99, "seed {seed}: noisy XOR test accuracy {acc}");
+    }
+}
+
+#[test]
+fn coalesced_learns_noisy_xor() {
+    let train = noisy_xor(1, 5000, 0.1);
+    let test = noisy_xor(2, 5000, 0.0);
+    for seed in 1..=3 {
+        let params = Params {
+            clauses: 20,
+            threshold: 15,
+            specificity: 3.9,
+            boost_true_positive: false,
+            seed,
+            ..Params::default()
+        };
+        let mut tm = CoalescedTm::new(params, 12, 2).unwrap();
+        for _ in 0..200 {
+            tm.fit_epoch(&train);
+        }
+        let predicted = tm.compile().predict(&test);
+        let hits = predicted
+            .iter()
+            .zip(test.labels())
+            .filter(|(&p, &y)| p == y as usize)
+            .count();
+        let acc = hits as f64 / test.len() as f64;
+        assert!(
+            acc >= 0.99,
+            "seed {seed}: coalesced noisy XOR accuracy {acc}"
+        );
     }
 }
 

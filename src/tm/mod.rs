@@ -6,6 +6,7 @@
 //! - [`bank`], clause states, evaluation and the Type Ia/Ib/II feedback;
 //! - [`params`], hyper-parameters;
 //! - [`multiclass`], the per-class machine (parallel, reproducible per seed);
+//! - [`coalesced`], one clause pool shared by all classes with signed per-class weights;
 //! - [`inference`], batched class sums from exported include masks;
 //! - [`data`], boolean datasets and the CSV reader;
 //! - [`persist`], the versioned, checksummed model file;
@@ -15,6 +16,7 @@
 pub mod adaptive;
 pub mod bank;
 pub mod bitslice;
+pub mod coalesced;
 pub mod data;
 pub mod inference;
 pub mod literals;
@@ -24,6 +26,7 @@ pub mod params;
 pub mod persist;
 pub mod sampler;
 
+pub use coalesced::CoalescedTm;
 pub use data::Dataset;
 pub use inference::InferenceModel;
 pub use multiclass::MultiClassTm;

@@ -9,7 +9,7 @@ use std::time::Instant;
 use tmbot::features::hex_connection::HexConnection;
 use tmbot::game::hex::geometry::neighbours;
 use tmbot::rng;
-use tmbot::tm::{Dataset, MultiClassTm, Params};
+use tmbot::tm::{CoalescedTm, Dataset, MultiClassTm, Params};
 
 /// Arguments of `arena bench tm`.
 #[derive(clap::Args)]
@@ -47,6 +47,9 @@ pub struct Args {
     /// Folder for the generated train.csv and test.csv.
     #[arg(long, default_value = "/tmp/tm-bench")]
     out_dir: PathBuf,
+    /// Skip the coalesced machine.
+    #[arg(long)]
+    no_coalesced: bool,
     /// Python interpreter with the peer libraries: runs tm_peers.py on the same files.
     #[arg(long)]
     peers: Option<PathBuf>,
@@ -54,7 +57,7 @@ pub struct Args {
     #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/bench/tm_peers.py"))]
     peers_script: PathBuf,
     /// Peer libraries to run.
-    #[arg(long, default_value = "pytm,tmu,gt")]
+    #[arg(long, default_value = "pytm,tmu,tmu_co,gt")]
     libs: String,
 }
 
@@ -223,7 +226,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         args.state_bits,
         rayon::current_num_threads()
     );
-    let mut tm = MultiClassTm::new(params, train.features(), 2).map_err(anyhow::Error::msg)?;
+    let mut tm =
+        MultiClassTm::new(params.clone(), train.features(), 2).map_err(anyhow::Error::msg)?;
     for epoch in 1..=args.epochs {
         let start = Instant::now();
         tm.fit_epoch(&train);
@@ -240,6 +244,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     );
 
     let compiled = tm.compile();
+    drop(tm);
     let rounds = args.inference_positions.div_ceil(test.len().max(1));
     let start = Instant::now();
     let mut checksum = 0i64;
@@ -257,6 +262,29 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         rounds * test.len(),
         compiled.clauses().len()
     );
+    drop(compiled);
+
+    if !args.no_coalesced {
+        println!(
+            "coalesced TM: {} clauses shared by the classes",
+            args.clauses
+        );
+        let mut co = CoalescedTm::new(params, train.features(), 2).map_err(anyhow::Error::msg)?;
+        for epoch in 1..=args.epochs {
+            let start = Instant::now();
+            co.fit_epoch(&train);
+            let seconds = start.elapsed().as_secs_f64();
+            let acc = accuracy(&co.compile().predict(&test), &test);
+            println!(
+                "tmbot coalesced epoch {epoch}: {seconds:.2} s, test accuracy {:.2}%",
+                100.0 * acc
+            );
+        }
+        println!(
+            "tmbot peak RSS (VmHWM) after both {:.0} MB",
+            peak_rss_mb().unwrap_or(f64::NAN)
+        );
+    }
     if let Some(python) = &args.peers {
         run_peers(&args, python, &train_csv, &test_csv)?;
     }
