@@ -467,8 +467,14 @@ fn compiled_inference_equals_the_banks() {
     let mut tm = MultiClassTm::new(params, 75, 3).unwrap();
     tm.fit_epoch(&data);
     tm.fit_epoch(&data);
-    let compiled = tm.compile();
+    let mut compiled = tm.compile();
     let sums = compiled.class_sums(&data);
+    compiled.order_literals_by(&data);
+    assert_eq!(
+        compiled.class_sums(&data),
+        sums,
+        "literal order does not matter"
+    );
     for i in 0..data.len() {
         assert_eq!(
             &sums[i * 3..i * 3 + 3],

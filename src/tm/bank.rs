@@ -188,13 +188,19 @@ impl ClauseBank {
         }
     }
 
-    /// Mask of the automata of `clause` with a state above 0 (the only ones a step toward
-    /// exclude can change).
+    /// Writes into `out` the mask of the automata of `clause` with a state above 0 (the only
+    /// ones a step toward exclude can change), one plane at a time so the loads stream.
     #[inline]
-    fn above_zero(&self, clause: usize, w: usize) -> u64 {
+    fn above_zero(&self, clause: usize, out: &mut [u64]) {
         let words = self.layout.words();
-        let base = self.base(clause) + w;
-        (0..self.bits).fold(0, |acc, k| acc | self.states[base + k * words])
+        let base = self.base(clause);
+        out.copy_from_slice(&self.states[base..base + words]);
+        for k in 1..self.bits {
+            let plane = &self.states[base + k * words..base + (k + 1) * words];
+            for (o, &p) in out.iter_mut().zip(plane) {
+                *o |= p;
+            }
+        }
     }
 
     /// Type Ia feedback (clause output 1): literals that are 1 move toward include (always
@@ -215,11 +221,12 @@ impl ClauseBank {
         let words = self.layout.words();
         let boost = feedback.boost_true_positive;
         let (candidates, drawn) = scratch.split_at_mut(words);
+        self.above_zero(clause, candidates);
         for (w, c) in candidates.iter_mut().enumerate() {
             let decidable = if boost {
-                !literals[w] & self.above_zero(clause, w)
+                !literals[w] & *c
             } else {
-                literals[w] | self.above_zero(clause, w)
+                literals[w] | *c
             };
             *c = decidable & self.layout.valid(w) & keep.map_or(u64::MAX, |k| k[w]);
         }
@@ -254,8 +261,11 @@ impl ClauseBank {
     ) {
         let words = self.layout.words();
         let (candidates, drawn) = scratch.split_at_mut(words);
-        for (w, c) in candidates.iter_mut().enumerate() {
-            *c = self.above_zero(clause, w) & keep.map_or(u64::MAX, |k| k[w]);
+        self.above_zero(clause, candidates);
+        if let Some(keep) = keep {
+            for (c, &k) in candidates.iter_mut().zip(keep) {
+                *c &= k;
+            }
         }
         sampler.fill(rng, candidates, drawn);
         {

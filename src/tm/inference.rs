@@ -55,6 +55,29 @@ impl InferenceModel {
         &self.clauses
     }
 
+    /// Reorders each clause's literals so that the ones most often 0 in `data` come first:
+    /// a batch of samples then drops out of a clause after fewer words. Results are
+    /// unchanged (a clause is an AND).
+    pub fn order_literals_by(&mut self, data: &Dataset) {
+        assert_eq!(data.features(), self.features, "feature count");
+        let f = self.features;
+        let mut ones = vec![0u32; f];
+        for i in 0..data.len() {
+            for (w, &word) in data.row(i).iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    ones[w * 64 + bits.trailing_zeros() as usize] += 1;
+                    bits &= bits - 1;
+                }
+            }
+        }
+        let n = data.len() as u32;
+        let true_count = |l: usize| if l < f { ones[l] } else { n - ones[l - f] };
+        for clause in &mut self.clauses {
+            clause.literals.sort_by_key(|&l| (true_count(l), l));
+        }
+    }
+
     /// Class sums of every sample of `data`, `classes` values per sample (sample-major).
     pub fn class_sums(&self, data: &Dataset) -> Vec<i32> {
         assert_eq!(data.features(), self.features, "feature count");

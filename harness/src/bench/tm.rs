@@ -243,7 +243,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         peak_rss_mb().unwrap_or(f64::NAN)
     );
 
-    let compiled = tm.compile();
+    let mut compiled = tm.compile();
+    compiled.order_literals_by(&train);
     drop(tm);
     let rounds = args.inference_positions.div_ceil(test.len().max(1));
     let start = Instant::now();
