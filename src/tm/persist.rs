@@ -8,6 +8,7 @@
 //! its random streams from the seed.
 
 use crate::tm::bank::ClauseBank;
+use crate::tm::literals::LiteralLayout;
 use crate::tm::multiclass::MultiClassTm;
 use crate::tm::params::Params;
 use std::path::Path;
@@ -222,6 +223,17 @@ impl SavedModel {
         let feature_names = (0..features)
             .map(|i| r.text(&format!("feature name {i}")))
             .collect::<Result<Vec<_>, _>>()?;
+        // Check the size before allocating anything the header asks for.
+        let words = LiteralLayout::new(features).words();
+        let expected = (classes as u128)
+            * (params.clauses as u128)
+            * ((params.state_bits.clamp(1, 16) * words * 8 + 4) as u128);
+        let left = (body.len() - r.at) as u128;
+        if expected != left {
+            return Err(format!(
+                "the header describes {expected} bytes of clause state, the file holds {left}"
+            ));
+        }
         let mut machine = MultiClassTm::new(params, features, classes)
             .map_err(|e| format!("bad hyper-parameters: {e}"))?;
         let mut parts = Vec::new();
@@ -240,12 +252,6 @@ impl SavedModel {
             let bank = ClauseBank::from_raw(layout, bits, clauses, states)
                 .ok_or("clause bank shape mismatch")?;
             parts.push((bank, weights));
-        }
-        if r.at != body.len() {
-            return Err(format!(
-                "{} unexpected bytes after the model",
-                body.len() - r.at
-            ));
         }
         machine.restore(parts)?;
         Ok(SavedModel {

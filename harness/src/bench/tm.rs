@@ -54,7 +54,7 @@ pub struct Args {
     #[arg(long)]
     peers: Option<PathBuf>,
     /// The peers script.
-    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/bench/tm_peers.py"))]
+    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/bench/tm_peers.py"))]
     peers_script: PathBuf,
     /// Peer libraries to run.
     #[arg(long, default_value = "pytm,tmu,tmu_co,gt")]
@@ -155,6 +155,12 @@ fn run_peers(args: &Args, python: &Path, train: &Path, test: &Path) -> anyhow::R
         .args(["--libs", &args.libs])
         .output()
         .with_context(|| format!("running {}", python.display()))?;
+    anyhow::ensure!(
+        output.status.success(),
+        "{} failed: {}",
+        args.peers_script.display(),
+        String::from_utf8_lossy(&output.stderr).trim()
+    );
     for line in String::from_utf8_lossy(&output.stdout).lines() {
         let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
             continue;
