@@ -1,10 +1,90 @@
-//! `arena explain` (not yet built).
+//! `arena explain MODEL`: a trained model's clauses as readable rules, in seed 000's style
+//! (`Clause 585: CR_3_0_5_5 AND NOT CB_4_0_1_6`), with polarity and weight, heaviest first,
+//! and the literals the clauses include most often.
+
+use std::path::PathBuf;
+use tmbot::tm::persist::SavedModel;
+use tmbot::tm::MultiClassTm;
 
 /// Arguments of `arena explain`.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The model file.
+    model: PathBuf,
+    /// Only this class.
+    #[arg(long)]
+    class: Option<usize>,
+    /// Clauses (and literals) shown per class.
+    #[arg(long, default_value_t = 10)]
+    top: usize,
+}
+
+/// The name of literal `literal` (`NOT name` for a negated one).
+fn literal_name(names: &[String], literal: usize) -> String {
+    let f = names.len();
+    if literal < f {
+        names[literal].clone()
+    } else {
+        format!("NOT {}", names[literal - f])
+    }
+}
 
 /// Runs `arena explain`.
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("arena explain is not available yet")
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let model = SavedModel::load(&args.model)?;
+    let tm = &model.machine;
+    let classes: Vec<usize> = match args.class {
+        Some(c) if c < tm.classes() => vec![c],
+        Some(c) => anyhow::bail!("--class {c}: the model has classes 0..{}", tm.classes() - 1),
+        None => (0..tm.classes()).collect(),
+    };
+    println!(
+        "model: {} features ({} encoder), {} classes, {} clauses per class",
+        tm.features(),
+        model.encoder,
+        tm.classes(),
+        tm.params().clauses
+    );
+    for class in classes {
+        let mut clauses: Vec<(usize, u32, Vec<usize>)> = (0..tm.params().clauses)
+            .map(|j| (j, tm.weight(class, j), tm.clause_literals(class, j)))
+            .filter(|(_, _, lits)| !lits.is_empty())
+            .collect();
+        clauses.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        println!("\nclass {class}: {} non-empty clauses", clauses.len());
+        for (j, weight, literals) in clauses.iter().take(args.top) {
+            let sign = if MultiClassTm::polarity(*j) > 0 {
+                '+'
+            } else {
+                '-'
+            };
+            let body: Vec<String> = literals
+                .iter()
+                .map(|&l| literal_name(&model.feature_names, l))
+                .collect();
+            println!(
+                "{sign} weight {weight:>4}  Clause {j}: {}",
+                body.join(" AND ")
+            );
+        }
+        let mut counts = vec![[0u32; 2]; 2 * tm.features()];
+        for (j, _, literals) in &clauses {
+            let side = (MultiClassTm::polarity(*j) < 0) as usize;
+            for &l in literals {
+                counts[l][side] += 1;
+            }
+        }
+        let mut ranked: Vec<usize> = (0..counts.len()).filter(|&l| counts[l] != [0, 0]).collect();
+        ranked.sort_by_key(|&l| std::cmp::Reverse(counts[l][0] + counts[l][1]));
+        println!("most included literals (in clauses for / against class {class}):");
+        for &l in ranked.iter().take(args.top) {
+            println!(
+                "  {:<24} {:>5} / {:<5}",
+                literal_name(&model.feature_names, l),
+                counts[l][0],
+                counts[l][1]
+            );
+        }
+    }
+    Ok(())
 }

@@ -1,1 +1,33 @@
 //! The Tsetlin Machine (no game dependencies).
+//!
+//! - [`literals`], how features become packed literal words;
+//! - [`bitslice`], bit-sliced saturating automaton counters;
+//! - [`sampler`], exact, cheap random literal subsets for the 1/s events;
+//! - [`bank`], clause states, evaluation and the Type Ia/Ib/II feedback;
+//! - [`params`], hyper-parameters;
+//! - [`multiclass`], the per-class machine (parallel, reproducible per seed);
+//! - [`coalesced`], one clause pool shared by all classes with signed per-class weights;
+//! - [`inference`], batched class sums from exported include masks;
+//! - [`data`], boolean datasets and the CSV reader;
+//! - [`persist`], the versioned, checksummed model file;
+//! - [`metrics`], confusion matrix, accuracy, precision, recall and F1;
+//! - [`adaptive`], seed 001's adaptive number of epochs.
+
+pub mod adaptive;
+pub mod bank;
+pub mod bitslice;
+pub mod coalesced;
+pub mod data;
+pub mod inference;
+pub mod literals;
+pub mod metrics;
+pub mod multiclass;
+pub mod params;
+pub mod persist;
+pub mod sampler;
+
+pub use coalesced::CoalescedTm;
+pub use data::Dataset;
+pub use inference::InferenceModel;
+pub use multiclass::MultiClassTm;
+pub use params::Params;

@@ -3,6 +3,7 @@
 mod perft;
 mod playouts;
 mod search;
+mod tm;
 
 use clap::Subcommand;
 
@@ -21,6 +22,8 @@ enum Target {
     Playouts(playouts::Args),
     /// MCTS simulations/s on empty Hex (1 and 2 threads), alpha-beta nodes/s on checkers.
     Search(search::Args),
+    /// Tsetlin Machine training and inference on random-play Hex (with peers).
+    Tm(tm::Args),
 }
 
 /// Runs one benchmark.
@@ -29,5 +32,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Target::Perft(args) => perft::run(args),
         Target::Playouts(args) => playouts::run(args),
         Target::Search(args) => search::run(args),
+        Target::Tm(args) => tm::run(args),
     }
 }

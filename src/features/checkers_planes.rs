@@ -1,0 +1,56 @@
+//! Seed 001's checkers encoding: 4 planes x 32 squares (standard numbering 1..32): black
+//! men, black kings, white men, white kings — the 128 columns of the thesis datasets.
+
+/// The plane prefixes, in column order.
+pub const PLANES: [&str; 4] = ["BM", "BK", "WM", "WK"];
+
+/// Number of features.
+pub const FEATURES: usize = 128;
+
+/// The feature names `BM_1` .. `WK_32`.
+pub fn feature_names() -> Vec<String> {
+    PLANES
+        .iter()
+        .flat_map(|p| (1..=32).map(move |sq| format!("{p}_{sq}")))
+        .collect()
+}
+
+/// The features of a board given as 32 squares in seed 001's console codes: 0 empty,
+/// 1 black man, 2 black king, 3 white man, 4 white king.
+pub fn encode(squares: &[u8]) -> Result<Vec<u8>, String> {
+    if squares.len() != 32 {
+        return Err(format!("expected 32 squares, got {}", squares.len()));
+    }
+    let mut out = vec![0u8; FEATURES];
+    for (i, &code) in squares.iter().enumerate() {
+        match code {
+            0 => {}
+            1..=4 => out[(code as usize - 1) * 32 + i] = 1,
+            other => return Err(format!("square {}: code {other} is not 0..4", i + 1)),
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_planes_line_up() {
+        let names = feature_names();
+        assert_eq!(names.len(), 128);
+        assert_eq!(names[0], "BM_1");
+        assert_eq!(names[33], "BK_2");
+        assert_eq!(names[127], "WK_32");
+        let mut squares = [0u8; 32];
+        squares[0] = 1;
+        squares[1] = 2;
+        squares[31] = 4;
+        let f = encode(&squares).unwrap();
+        assert_eq!(f.iter().filter(|&&b| b == 1).count(), 3);
+        assert!(f[0] == 1 && f[33] == 1 && f[127] == 1);
+        assert!(encode(&[5; 32]).is_err());
+        assert!(encode(&[0; 31]).is_err());
+    }
+}

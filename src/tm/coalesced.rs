@@ -1,0 +1,265 @@
+//! The coalesced Tsetlin Machine: one pool of clauses shared by all classes, each clause
+//! with a signed integer weight per class (the sign is its polarity for that class).
+//!
+//! Per sample (x, y): the class sums come from one evaluation of the pool; a negative class
+//! k != y is drawn with probability proportional to (T + v_k) / 2T (focused negative
+//! sampling). For class y each clause is selected with probability (T - v_y) / 2T: a clause
+//! with a non-negative weight for y gets Type I feedback, a negative one Type II, and the
+//! weight grows by 1 when the clause output was 1. For class k the selection probability is
+//! (T + v_k) / 2T, the feedback types swap and the weight shrinks by 1 when the output was 1.
+//! Weights start at +1 for even clauses and -1 for odd ones for every class.
+//!
+//! Reproducibility is as in [`crate::tm::multiclass`]: blocks of clauses with their own
+//! random streams, the main stream for the order and the negative classes.
+
+use crate::rng::{self, Rng};
+use crate::tm::bank::{ClauseBank, TypeI};
+use crate::tm::data::Dataset;
+use crate::tm::inference::{CompiledClause, InferenceModel};
+use crate::tm::literals::LiteralLayout;
+use crate::tm::multiclass::{included_literals, shuffled, CLAUSE_BLOCK};
+use crate::tm::params::Params;
+use crate::tm::sampler::SubsetSampler;
+use rand::Rng as _;
+use rayon::prelude::*;
+
+/// A block of the shared pool.
+#[derive(Clone, Debug)]
+struct PoolBlock {
+    bank: ClauseBank,
+    /// `weights[i * classes + c]`.
+    weights: Vec<i32>,
+    rng: Rng,
+    outputs: Vec<bool>,
+    scratch: Vec<u64>,
+}
+
+/// Who gets feedback for one sample.
+struct Step<'a> {
+    params: &'a Params,
+    sampler: &'a SubsetSampler,
+    literals: &'a [u64],
+    classes: usize,
+    /// (class, is the target, clamped class sum)
+    updates: [(usize, bool, i32); 2],
+}
+
+impl PoolBlock {
+    fn votes(&mut self, literals: &[u64], classes: usize, sums: &mut [i64]) {
+        for i in 0..self.bank.clauses() {
+            let out = self.bank.output_learning(i, literals, None);
+            self.outputs[i] = out;
+            if out {
+                for (s, &w) in sums
+                    .iter_mut()
+                    .zip(&self.weights[i * classes..(i + 1) * classes])
+                {
+                    *s += w as i64;
+                }
+            }
+        }
+    }
+
+    fn feedback(&mut self, step: &Step) {
+        let t = step.params.threshold;
+        let type_i = TypeI {
+            sampler: step.sampler,
+            boost_true_positive: step.params.boost_true_positive,
+        };
+        for i in 0..self.bank.clauses() {
+            let output = self.outputs[i];
+            for &(class, target, sum) in &step.updates {
+                let r = self.rng.random_range(0..2 * t);
+                let chosen = if target { r < t - sum } else { r < t + sum };
+                if !chosen {
+                    continue;
+                }
+                let w = &mut self.weights[i * step.classes + class];
+                if (*w >= 0) == target {
+                    let within = step
+                        .params
+                        .literal_budget
+                        .map_or(true, |b| self.bank.include_count(i) < b);
+                    if output && within {
+                        self.bank.type_ia(
+                            i,
+                            step.literals,
+                            None,
+                            &type_i,
+                            &mut self.rng,
+                            &mut self.scratch,
+                        );
+                    } else {
+                        self.bank
+                            .type_ib(i, None, step.sampler, &mut self.rng, &mut self.scratch);
+                    }
+                } else if output {
+                    self.bank.type_ii(i, step.literals, None);
+                }
+                if output {
+                    *w += if target { 1 } else { -1 };
+                }
+            }
+        }
+    }
+}
+
+/// A coalesced Tsetlin Machine (`params.clauses` clauses in all).
+#[derive(Clone, Debug)]
+pub struct CoalescedTm {
+    params: Params,
+    layout: LiteralLayout,
+    classes: usize,
+    blocks: Vec<PoolBlock>,
+    sampler: SubsetSampler,
+    rng: Rng,
+}
+
+impl CoalescedTm {
+    /// A fresh machine for `features` features and `classes` classes.
+    pub fn new(params: Params, features: usize, classes: usize) -> Result<CoalescedTm, String> {
+        params.validate()?;
+        if classes < 2 {
+            return Err(format!("need at least 2 classes, got {classes}"));
+        }
+        let layout = LiteralLayout::new(features);
+        let blocks = (0..params.clauses)
+            .step_by(CLAUSE_BLOCK)
+            .enumerate()
+            .map(|(b, first)| {
+                let len = CLAUSE_BLOCK.min(params.clauses - first);
+                let weights = (0..len * classes)
+                    .map(|k| {
+                        if (first + k / classes) % 2 == 0 {
+                            1
+                        } else {
+                            -1
+                        }
+                    })
+                    .collect();
+                PoolBlock {
+                    bank: ClauseBank::new(layout, params.state_bits, len),
+                    weights,
+                    rng: rng::substream(params.seed, b as u64 + 1),
+                    outputs: vec![false; len],
+                    scratch: vec![0; 2 * layout.words()],
+                }
+            })
+            .collect();
+        Ok(CoalescedTm {
+            sampler: SubsetSampler::new(layout, 1.0 / params.specificity),
+            rng: rng::substream(params.seed, 0),
+            params,
+            layout,
+            classes,
+            blocks,
+        })
+    }
+
+    /// The hyper-parameters.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// The weight of `clause` for `class`.
+    pub fn weight(&self, clause: usize, class: usize) -> i32 {
+        self.blocks[clause / CLAUSE_BLOCK].weights[(clause % CLAUSE_BLOCK) * self.classes + class]
+    }
+
+    /// The automaton state of (`clause`, `literal`).
+    pub fn state(&self, clause: usize, literal: usize) -> u32 {
+        self.blocks[clause / CLAUSE_BLOCK]
+            .bank
+            .state(clause % CLAUSE_BLOCK, literal)
+    }
+
+    fn learn_literals(&mut self, literals: &[u64], label: usize) {
+        let k = self.classes;
+        let t = self.params.threshold as i64;
+        let parallel = rayon::current_num_threads() > 1 && self.blocks.len() >= 4;
+        let partial: Vec<Vec<i64>> = if parallel {
+            self.blocks
+                .par_iter_mut()
+                .map(|b| {
+                    let mut s = vec![0; k];
+                    b.votes(literals, k, &mut s);
+                    s
+                })
+                .collect()
+        } else {
+            self.blocks
+                .iter_mut()
+                .map(|b| {
+                    let mut s = vec![0; k];
+                    b.votes(literals, k, &mut s);
+                    s
+                })
+                .collect()
+        };
+        let sums: Vec<i32> = (0..k)
+            .map(|c| partial.iter().map(|p| p[c]).sum::<i64>().clamp(-t, t) as i32)
+            .collect();
+        // Focused negative sampling: k != label with weight T + v_k (out of 2T).
+        let weights: Vec<i64> = (0..k)
+            .map(|c| if c == label { 0 } else { t + sums[c] as i64 })
+            .collect();
+        let total: i64 = weights.iter().sum();
+        let negative = if total == 0 {
+            let other = self.rng.random_range(0..k - 1);
+            other + (other >= label) as usize
+        } else {
+            let mut r = self.rng.random_range(0..total);
+            let mut chosen = 0;
+            for (c, &w) in weights.iter().enumerate() {
+                if r < w {
+                    chosen = c;
+                    break;
+                }
+                r -= w;
+            }
+            chosen
+        };
+        let step = Step {
+            params: &self.params,
+            sampler: &self.sampler,
+            literals,
+            classes: k,
+            updates: [
+                (label, true, sums[label]),
+                (negative, false, sums[negative]),
+            ],
+        };
+        if parallel {
+            self.blocks.par_iter_mut().for_each(|b| b.feedback(&step));
+        } else {
+            self.blocks.iter_mut().for_each(|b| b.feedback(&step));
+        }
+    }
+
+    /// One epoch over `data` in a shuffled order.
+    pub fn fit_epoch(&mut self, data: &Dataset) {
+        assert_eq!(data.features(), self.layout.features, "feature count");
+        let order = shuffled(data.len(), &mut self.rng);
+        let mut literals = vec![0u64; self.layout.words()];
+        for i in order {
+            self.layout.fill_literals(data.row(i), &mut literals);
+            self.learn_literals(&literals, data.labels()[i] as usize);
+        }
+    }
+
+    /// The include masks as literal lists with per-class weights, for fast inference.
+    pub fn compile(&self) -> InferenceModel {
+        let k = self.classes;
+        let mut clauses = Vec::new();
+        for block in &self.blocks {
+            for i in 0..block.bank.clauses() {
+                let literals = included_literals(&self.layout, block.bank.includes(i));
+                if !literals.is_empty() {
+                    let weights = block.weights[i * k..(i + 1) * k].to_vec();
+                    clauses.push(CompiledClause { literals, weights });
+                }
+            }
+        }
+        InferenceModel::new(self.layout.features, k, self.params.threshold, clauses)
+    }
+}

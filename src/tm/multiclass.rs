@@ -1,0 +1,462 @@
+//! The multiclass Tsetlin Machine: one clause bank per class, half the clauses voting for
+//! the class (even indices) and half against (odd indices).
+//!
+//! Reproducibility: each class's clauses are cut into blocks of [`CLAUSE_BLOCK`] clauses and
+//! every block owns a random stream (`rng::substream(seed, block id)`), used only for that
+//! block's clauses in clause order. The sample order, negative classes and drops come from
+//! the machine's main stream. Blocks run in parallel with rayon, but no block reads another
+//! block's stream and class sums are integer sums, so a seed gives the same model whatever
+//! the number of threads.
+
+use crate::rng::{self, Rng};
+use crate::tm::bank::{ClauseBank, TypeI};
+use crate::tm::data::Dataset;
+use crate::tm::inference::{CompiledClause, InferenceModel};
+use crate::tm::literals::LiteralLayout;
+use crate::tm::params::Params;
+use crate::tm::sampler::SubsetSampler;
+use rand::Rng as _;
+use rayon::prelude::*;
+
+/// Clauses per block (the unit of parallel work and of random streams).
+pub const CLAUSE_BLOCK: usize = 128;
+
+/// A block of one class's clauses with its weights, random stream and scratch space.
+#[derive(Clone, Debug)]
+pub(crate) struct Block {
+    pub(crate) bank: ClauseBank,
+    /// Index of the block's first clause within its class.
+    pub(crate) first: usize,
+    pub(crate) weights: Vec<u32>,
+    rng: Rng,
+    outputs: Vec<bool>,
+    active: Vec<bool>,
+    scratch: Vec<u64>,
+}
+
+/// How a class is updated for one sample.
+#[derive(Clone, Copy)]
+struct Update {
+    target: bool,
+    sum: i32,
+}
+
+/// Everything a block's feedback reads besides its own state.
+struct Feedback<'a> {
+    params: &'a Params,
+    sampler: &'a SubsetSampler,
+    literals: &'a [u64],
+    keep: Option<&'a [u64]>,
+}
+
+impl Block {
+    fn new(layout: LiteralLayout, params: &Params, first: usize, len: usize, id: u64) -> Block {
+        Block {
+            bank: ClauseBank::new(layout, params.state_bits, len),
+            first,
+            weights: vec![1; len],
+            rng: rng::substream(params.seed, id),
+            outputs: vec![false; len],
+            active: vec![true; len],
+            scratch: vec![0; 2 * layout.words()],
+        }
+    }
+
+    #[inline]
+    fn polarity(&self, i: usize) -> i32 {
+        if (self.first + i) % 2 == 0 {
+            1
+        } else {
+            -1
+        }
+    }
+
+    /// Computes the learning outputs and returns this block's part of the class sum.
+    fn vote_learning(&mut self, literals: &[u64], keep: Option<&[u64]>) -> i64 {
+        let mut sum = 0i64;
+        for i in 0..self.bank.clauses() {
+            let out = self.active[i] && self.bank.output_learning(i, literals, keep);
+            self.outputs[i] = out;
+            if out {
+                sum += (self.polarity(i) * self.weights[i] as i32) as i64;
+            }
+        }
+        sum
+    }
+
+    fn feedback(&mut self, update: Update, fb: &Feedback) {
+        let t = fb.params.threshold;
+        let type_i = TypeI {
+            sampler: fb.sampler,
+            boost_true_positive: fb.params.boost_true_positive,
+        };
+        for i in 0..self.bank.clauses() {
+            if !self.active[i] {
+                continue;
+            }
+            let r = self.rng.random_range(0..2 * t);
+            let chosen = if update.target {
+                r < t - update.sum
+            } else {
+                r < t + update.sum
+            };
+            if !chosen {
+                continue;
+            }
+            let positive = self.polarity(i) > 0;
+            let output = self.outputs[i];
+            if update.target == positive {
+                let within_budget = fb
+                    .params
+                    .literal_budget
+                    .map_or(true, |b| self.bank.include_count(i) < b);
+                if output && within_budget {
+                    self.bank.type_ia(
+                        i,
+                        fb.literals,
+                        fb.keep,
+                        &type_i,
+                        &mut self.rng,
+                        &mut self.scratch,
+                    );
+                    if fb.params.weighted {
+                        self.weights[i] += 1;
+                    }
+                } else {
+                    self.bank
+                        .type_ib(i, fb.keep, fb.sampler, &mut self.rng, &mut self.scratch);
+                }
+            } else if output {
+                self.bank.type_ii(i, fb.literals, fb.keep);
+                if fb.params.weighted {
+                    self.weights[i] = (self.weights[i] - 1).max(1);
+                }
+            }
+        }
+    }
+}
+
+/// A trained or training multiclass Tsetlin Machine.
+#[derive(Clone, Debug)]
+pub struct MultiClassTm {
+    params: Params,
+    layout: LiteralLayout,
+    classes: usize,
+    /// `blocks[c]`: the clause blocks of class c.
+    pub(crate) blocks: Vec<Vec<Block>>,
+    sampler: SubsetSampler,
+    rng: Rng,
+    literal_keep: Option<Vec<u64>>,
+}
+
+impl MultiClassTm {
+    /// A fresh machine for `features` features and `classes` classes.
+    pub fn new(params: Params, features: usize, classes: usize) -> Result<MultiClassTm, String> {
+        params.validate()?;
+        if classes < 2 {
+            return Err(format!("need at least 2 classes, got {classes}"));
+        }
+        let layout = LiteralLayout::new(features);
+        let mut blocks = Vec::with_capacity(classes);
+        let mut id = 1u64;
+        for _ in 0..classes {
+            let mut class_blocks = Vec::new();
+            for first in (0..params.clauses).step_by(CLAUSE_BLOCK) {
+                let len = CLAUSE_BLOCK.min(params.clauses - first);
+                class_blocks.push(Block::new(layout, &params, first, len, id));
+                id += 1;
+            }
+            blocks.push(class_blocks);
+        }
+        Ok(MultiClassTm {
+            sampler: SubsetSampler::new(layout, 1.0 / params.specificity),
+            rng: rng::substream(params.seed, 0),
+            params,
+            layout,
+            classes,
+            blocks,
+            literal_keep: None,
+        })
+    }
+
+    /// The hyper-parameters.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// Number of classes.
+    pub fn classes(&self) -> usize {
+        self.classes
+    }
+
+    /// Number of features.
+    pub fn features(&self) -> usize {
+        self.layout.features
+    }
+
+    fn locate(&self, clause: usize) -> (usize, usize) {
+        (clause / CLAUSE_BLOCK, clause % CLAUSE_BLOCK)
+    }
+
+    /// The automaton state of (`class`, `clause`, `literal`).
+    pub fn state(&self, class: usize, clause: usize, literal: usize) -> u32 {
+        let (b, i) = self.locate(clause);
+        self.blocks[class][b].bank.state(i, literal)
+    }
+
+    /// Sets the automaton state of (`class`, `clause`, `literal`).
+    pub fn set_state(&mut self, class: usize, clause: usize, literal: usize, state: u32) {
+        let (b, i) = self.locate(clause);
+        self.blocks[class][b].bank.set_state(i, literal, state);
+    }
+
+    /// The weight of (`class`, `clause`) (1 in unweighted machines).
+    pub fn weight(&self, class: usize, clause: usize) -> u32 {
+        let (b, i) = self.locate(clause);
+        self.blocks[class][b].weights[i]
+    }
+
+    /// +1 when `clause` votes for its class, -1 when against.
+    pub fn polarity(clause: usize) -> i32 {
+        if clause % 2 == 0 {
+            1
+        } else {
+            -1
+        }
+    }
+
+    /// The literals `clause` of `class` includes (`0..F` plain, `F..2F` negated).
+    pub fn clause_literals(&self, class: usize, clause: usize) -> Vec<usize> {
+        let (b, i) = self.locate(clause);
+        included_literals(&self.layout, self.blocks[class][b].bank.includes(i))
+    }
+
+    /// Draws the clause and literal drops of a new epoch.
+    fn draw_drops(&mut self) {
+        let p = &self.params;
+        if p.clause_drop > 0.0 {
+            for class in &mut self.blocks {
+                for block in class {
+                    for a in &mut block.active {
+                        *a = self.rng.random::<f64>() >= p.clause_drop;
+                    }
+                }
+            }
+        }
+        if p.literal_drop > 0.0 {
+            let mut keep = vec![0u64; self.layout.words()];
+            for l in 0..self.layout.literals() {
+                if self.rng.random::<f64>() >= p.literal_drop {
+                    let (w, b) = self.layout.slot(l);
+                    keep[w] |= 1 << b;
+                }
+            }
+            self.literal_keep = Some(keep);
+        }
+    }
+
+    /// Clears the drops after an epoch so prediction uses every clause.
+    fn clear_drops(&mut self) {
+        for class in &mut self.blocks {
+            for block in class {
+                block.active.fill(true);
+            }
+        }
+        self.literal_keep = None;
+    }
+
+    /// Learns one sample (packed features, label).
+    pub fn learn(&mut self, features: &[u64], label: usize) {
+        let literals = self.layout.literals_of(features);
+        let negative = self.draw_negative(label);
+        self.learn_literals(&literals, label, negative);
+    }
+
+    fn draw_negative(&mut self, label: usize) -> usize {
+        let other = self.rng.random_range(0..self.classes - 1);
+        if other >= label {
+            other + 1
+        } else {
+            other
+        }
+    }
+
+    fn learn_literals(&mut self, literals: &[u64], label: usize, negative: usize) {
+        let t = self.params.threshold;
+        let keep = self.literal_keep.as_deref();
+        let (first, second) = if label < negative {
+            let (a, b) = self.blocks.split_at_mut(negative);
+            (&mut a[label], &mut b[0])
+        } else {
+            let (a, b) = self.blocks.split_at_mut(label);
+            (&mut b[0], &mut a[negative])
+        };
+        let label_blocks = first.len();
+        let mut work: Vec<&mut Block> = first.iter_mut().chain(second.iter_mut()).collect();
+        // Small machines run faster without the fork-join overhead (same result either way).
+        let parallel = rayon::current_num_threads() > 1 && work.len() >= 4;
+        let partial: Vec<i64> = if parallel {
+            work.par_iter_mut()
+                .map(|b| b.vote_learning(literals, keep))
+                .collect()
+        } else {
+            work.iter_mut()
+                .map(|b| b.vote_learning(literals, keep))
+                .collect()
+        };
+        let clamp = |s: i64| s.clamp(-(t as i64), t as i64) as i32;
+        let label_sum = clamp(partial[..label_blocks].iter().sum());
+        let negative_sum = clamp(partial[label_blocks..].iter().sum());
+        let fb = Feedback {
+            params: &self.params,
+            sampler: &self.sampler,
+            literals,
+            keep,
+        };
+        let update_of = |k: usize| {
+            if k < label_blocks {
+                Update {
+                    target: true,
+                    sum: label_sum,
+                }
+            } else {
+                Update {
+                    target: false,
+                    sum: negative_sum,
+                }
+            }
+        };
+        if parallel {
+            work.par_iter_mut()
+                .enumerate()
+                .for_each(|(k, b)| b.feedback(update_of(k), &fb));
+        } else {
+            for (k, b) in work.iter_mut().enumerate() {
+                b.feedback(update_of(k), &fb);
+            }
+        }
+    }
+
+    /// One epoch: every sample of `data` once, in an order shuffled by the machine's seed.
+    pub fn fit_epoch(&mut self, data: &Dataset) {
+        assert_eq!(data.features(), self.features(), "feature count");
+        self.draw_drops();
+        let order = shuffled(data.len(), &mut self.rng);
+        let mut literals = vec![0u64; self.layout.words()];
+        for i in order {
+            let label = data.labels()[i] as usize;
+            self.layout.fill_literals(data.row(i), &mut literals);
+            let negative = self.draw_negative(label);
+            self.learn_literals(&literals, label, negative);
+        }
+        self.clear_drops();
+    }
+
+    /// Clamped class sums of one sample (packed features), straight from the clause banks.
+    pub fn class_sums(&self, features: &[u64]) -> Vec<i32> {
+        let literals = self.layout.literals_of(features);
+        let t = self.params.threshold as i64;
+        self.blocks
+            .iter()
+            .map(|class| {
+                let mut sum = 0i64;
+                for block in class {
+                    for i in 0..block.bank.clauses() {
+                        if block.bank.output_predicting(i, &literals) {
+                            sum += (block.polarity(i) * block.weights[i] as i32) as i64;
+                        }
+                    }
+                }
+                sum.clamp(-t, t) as i32
+            })
+            .collect()
+    }
+
+    /// The predicted class of one sample (ties go to the lowest class).
+    pub fn predict(&self, features: &[u64]) -> usize {
+        argmax(&self.class_sums(features))
+    }
+
+    /// The include masks as literal lists with signed weights, for fast inference.
+    pub fn compile(&self) -> InferenceModel {
+        let mut clauses = Vec::new();
+        for (c, class) in self.blocks.iter().enumerate() {
+            for block in class {
+                for i in 0..block.bank.clauses() {
+                    let literals = included_literals(&self.layout, block.bank.includes(i));
+                    if literals.is_empty() {
+                        continue;
+                    }
+                    let mut weights = vec![0i32; self.classes];
+                    weights[c] = block.polarity(i) * block.weights[i] as i32;
+                    clauses.push(CompiledClause { literals, weights });
+                }
+            }
+        }
+        InferenceModel::new(
+            self.layout.features,
+            self.classes,
+            self.params.threshold,
+            clauses,
+        )
+    }
+
+    /// Raw parts for saving: per class, per block, (states, weights).
+    pub(crate) fn banks(&self) -> impl Iterator<Item = (&ClauseBank, &[u32])> {
+        self.blocks
+            .iter()
+            .flatten()
+            .map(|b| (&b.bank, b.weights.as_slice()))
+    }
+
+    /// Replaces bank states and weights (in [`MultiClassTm::banks`] order).
+    pub(crate) fn restore(&mut self, parts: Vec<(ClauseBank, Vec<u32>)>) -> Result<(), String> {
+        let blocks: Vec<&mut Block> = self.blocks.iter_mut().flatten().collect();
+        if blocks.len() != parts.len() {
+            return Err("clause block count mismatch".into());
+        }
+        for (block, (bank, weights)) in blocks.into_iter().zip(parts) {
+            if bank.clauses() != block.bank.clauses() || weights.len() != bank.clauses() {
+                return Err("clause count mismatch".into());
+            }
+            block.bank = bank;
+            block.weights = weights;
+        }
+        Ok(())
+    }
+}
+
+/// The literals set in an include mask.
+pub(crate) fn included_literals(layout: &LiteralLayout, includes: &[u64]) -> Vec<usize> {
+    let mut out = Vec::new();
+    for (w, &word) in includes.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let b = bits.trailing_zeros();
+            out.extend(layout.literal_at(w, b));
+            bits &= bits - 1;
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+/// A Fisher-Yates shuffle of `0..n`.
+pub(crate) fn shuffled(n: usize, rng: &mut Rng) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        order.swap(i, rng.random_range(0..=i));
+    }
+    order
+}
+
+/// Index of the largest value (the lowest index on ties).
+pub fn argmax(values: &[i32]) -> usize {
+    let mut best = 0;
+    for (i, &v) in values.iter().enumerate() {
+        if v > values[best] {
+            best = i;
+        }
+    }
+    best
+}

@@ -1,0 +1,485 @@
+//! Exactness of the Tsetlin Machine core: each feedback type on hand-built tiny banks, clause
+//! evaluation against a naive reference, and whole training runs against a naive
+//! counter-per-automaton reference driven by the same random streams.
+
+// The references index by literal and clause on purpose: they mirror the definitions.
+#![allow(clippy::needless_range_loop)]
+
+use rand::{Rng as _, RngCore};
+use tmbot::rng::{seeded, substream, Rng};
+use tmbot::tm::bank::{ClauseBank, TypeI};
+use tmbot::tm::literals::LiteralLayout;
+use tmbot::tm::multiclass::CLAUSE_BLOCK;
+use tmbot::tm::sampler::SubsetSampler;
+use tmbot::tm::{Dataset, MultiClassTm, Params};
+
+/// A 1-clause bank over 3 features with literal states `states` (x0 x1 x2 !x0 !x1 !x2).
+fn tiny_bank(bits: usize, states: [u32; 6]) -> ClauseBank {
+    let mut bank = ClauseBank::new(LiteralLayout::new(3), bits, 1);
+    for (l, &s) in states.iter().enumerate() {
+        bank.set_state(0, l, s);
+    }
+    bank
+}
+
+fn states_of(bank: &ClauseBank) -> Vec<u32> {
+    (0..6).map(|l| bank.state(0, l)).collect()
+}
+
+fn literals_of(x: [u8; 3]) -> Vec<u64> {
+    let layout = LiteralLayout::new(3);
+    layout.literals_of(&layout.pack_features(&x))
+}
+
+#[test]
+fn initial_states_sit_just_below_the_include_boundary() {
+    for bits in [8, 16] {
+        let bank = ClauseBank::new(LiteralLayout::new(100), bits, 3);
+        for l in 0..200 {
+            assert_eq!(bank.state(2, l), (1 << (bits - 1)) - 1);
+        }
+        assert_eq!(bank.include_count(1), 0);
+    }
+}
+
+#[test]
+fn type_ii_includes_zero_literals_that_are_excluded() {
+    // x = (1, 0, 0): literals x0..x2 = 1 0 0, !x0..!x2 = 0 1 1.
+    let mut bank = tiny_bank(8, [127, 127, 200, 5, 127, 128]);
+    bank.type_ii(0, &literals_of([1, 0, 0]), None);
+    // Zero literals: x1 (127 excluded -> 128), x2 (200 included: unchanged), !x0 (5 -> 6).
+    assert_eq!(states_of(&bank), [127, 128, 200, 6, 127, 128]);
+}
+
+#[test]
+fn type_ia_with_s_one_is_deterministic() {
+    let sampler = SubsetSampler::new(LiteralLayout::new(3), 1.0);
+    let mut rng = seeded(1);
+    let mut scratch = vec![0u64; 4];
+    let x = literals_of([1, 0, 1]);
+    // Boost: literals that are 1 (x0, x2, !x1) go up, the others go down, saturating.
+    let mut bank = tiny_bank(8, [255, 0, 10, 0, 7, 128]);
+    let boost = TypeI {
+        sampler: &sampler,
+        boost_true_positive: true,
+    };
+    bank.type_ia(0, &x, None, &boost, &mut rng, &mut scratch);
+    assert_eq!(states_of(&bank), [255, 0, 11, 0, 8, 127]);
+    assert!(scratch.iter().all(|&w| w == 0), "scratch left clean");
+    // Without boost and s = 1 the 1 literals move up with probability (s-1)/s = 0.
+    let plain = TypeI {
+        sampler: &sampler,
+        boost_true_positive: false,
+    };
+    let mut bank = tiny_bank(8, [255, 3, 10, 9, 7, 128]);
+    bank.type_ia(0, &x, None, &plain, &mut rng, &mut scratch);
+    assert_eq!(states_of(&bank), [255, 2, 10, 8, 7, 127]);
+}
+
+#[test]
+fn type_ib_with_s_one_forgets_everything_one_step() {
+    let sampler = SubsetSampler::new(LiteralLayout::new(3), 1.0);
+    let mut bank = tiny_bank(16, [65535, 0, 10, 1, 32768, 32767]);
+    let mut scratch = vec![0u64; 4];
+    bank.type_ib(0, None, &sampler, &mut seeded(3), &mut scratch);
+    assert_eq!(states_of(&bank), [65534, 0, 9, 0, 32767, 32766]);
+}
+
+#[test]
+fn random_type_i_changes_exactly_the_drawn_literals() {
+    let sampler = SubsetSampler::new(LiteralLayout::new(3), 0.5);
+    // Literal 4 (!x1) sits at 0: a step toward exclude cannot change it.
+    let start = [100, 101, 102, 103, 0, 105];
+    let x = [0u8, 1, 1];
+    let lits = literals_of(x);
+    let one = |l: usize| if l < 3 { x[l] == 1 } else { x[l - 3] == 0 };
+    let mask_of = |pred: &dyn Fn(usize) -> bool| {
+        let layout = LiteralLayout::new(3);
+        let mut m = vec![0u64; 2];
+        for l in (0..6).filter(|&l| pred(l)) {
+            let (w, b) = layout.slot(l);
+            m[w] |= 1 << b;
+        }
+        m
+    };
+    let bit = |m: &[u64], l: usize| {
+        let (w, b) = LiteralLayout::new(3).slot(l);
+        (m[w] >> b) & 1 == 1
+    };
+    for seed in 0..50 {
+        for boost in [true, false] {
+            // The documented candidates, and the subset drawn from a copy of the stream.
+            let candidates = mask_of(&|l| {
+                if boost {
+                    !one(l) && start[l] > 0
+                } else {
+                    one(l) || start[l] > 0
+                }
+            });
+            let mut drawn = vec![0u64; 2];
+            sampler.fill(&mut seeded(seed), &candidates, &mut drawn);
+            let mut bank = tiny_bank(8, start);
+            let fb = TypeI {
+                sampler: &sampler,
+                boost_true_positive: boost,
+            };
+            bank.type_ia(0, &lits, None, &fb, &mut seeded(seed), &mut [0; 4]);
+            for l in 0..6 {
+                let expected = match (one(l), bit(&drawn, l)) {
+                    (true, true) if !boost => start[l],
+                    (true, _) => start[l] + 1,
+                    (false, true) => start[l] - 1,
+                    (false, false) => start[l],
+                };
+                assert_eq!(
+                    bank.state(0, l),
+                    expected,
+                    "seed {seed} literal {l} boost {boost}"
+                );
+            }
+        }
+        let candidates = mask_of(&|l| start[l] > 0);
+        let mut drawn = vec![0u64; 2];
+        sampler.fill(&mut seeded(seed), &candidates, &mut drawn);
+        let mut bank = tiny_bank(8, start);
+        bank.type_ib(0, None, &sampler, &mut seeded(seed), &mut [0; 4]);
+        for l in 0..6 {
+            assert_eq!(bank.state(0, l), start[l] - bit(&drawn, l) as u32);
+        }
+    }
+}
+
+#[test]
+fn clause_outputs_match_a_naive_reference() {
+    let mut rng = seeded(21);
+    for features in [1usize, 5, 64, 65, 130, 300] {
+        let layout = LiteralLayout::new(features);
+        let clauses = 40;
+        let mut bank = ClauseBank::new(layout, 8, clauses);
+        let mut naive = vec![vec![0u32; 2 * features]; clauses];
+        for (j, row) in naive.iter_mut().enumerate() {
+            // Sparse includes so that some clauses match; clause 0 stays empty.
+            for (l, s) in row.iter_mut().enumerate() {
+                *s = if j > 0 && rng.random_range(0..features.max(4)) < 2 {
+                    rng.random_range(128..256)
+                } else {
+                    rng.random_range(0..128)
+                };
+                bank.set_state(j, l, *s);
+            }
+        }
+        for _ in 0..200 {
+            let x: Vec<u8> = (0..features)
+                .map(|_| (rng.next_u32() % 4 != 0) as u8)
+                .collect();
+            let lits = layout.literals_of(&layout.pack_features(&x));
+            for (j, row) in naive.iter().enumerate() {
+                let value = |l: usize| {
+                    if l < features {
+                        x[l] == 1
+                    } else {
+                        x[l - features] == 0
+                    }
+                };
+                let included: Vec<usize> = (0..2 * features).filter(|&l| row[l] >= 128).collect();
+                let all = included.iter().all(|&l| value(l));
+                assert_eq!(bank.output_learning(j, &lits, None), all);
+                assert_eq!(
+                    bank.output_predicting(j, &lits),
+                    all && !included.is_empty()
+                );
+            }
+        }
+    }
+}
+
+/// A per-class machine with one `u32` counter per automaton and no bit tricks, consuming
+/// the random streams exactly as the machine documents.
+struct NaiveTm {
+    params: Params,
+    features: usize,
+    /// states[class][clause][literal]
+    states: Vec<Vec<Vec<u32>>>,
+    weights: Vec<Vec<u32>>,
+    main: Rng,
+    /// One stream per (class, block).
+    streams: Vec<Vec<Rng>>,
+    sampler: SubsetSampler,
+}
+
+impl NaiveTm {
+    fn new(params: Params, features: usize, classes: usize) -> NaiveTm {
+        let blocks = params.clauses.div_ceil(CLAUSE_BLOCK);
+        let start = (1u32 << (params.state_bits - 1)) - 1;
+        let mut id = 0;
+        NaiveTm {
+            states: vec![vec![vec![start; 2 * features]; params.clauses]; classes],
+            weights: vec![vec![1; params.clauses]; classes],
+            main: substream(params.seed, 0),
+            streams: (0..classes)
+                .map(|_| {
+                    (0..blocks)
+                        .map(|_| {
+                            id += 1;
+                            substream(params.seed, id)
+                        })
+                        .collect()
+                })
+                .collect(),
+            sampler: SubsetSampler::new(LiteralLayout::new(features), 1.0 / params.specificity),
+            params,
+            features,
+        }
+    }
+
+    fn include(&self, s: u32) -> bool {
+        s >= 1 << (self.params.state_bits - 1)
+    }
+
+    fn output(&self, c: usize, j: usize, x: &[bool]) -> bool {
+        (0..2 * self.features).all(|l| {
+            let value = if l < self.features {
+                x[l]
+            } else {
+                !x[l - self.features]
+            };
+            !self.include(self.states[c][j][l]) || value
+        })
+    }
+
+    fn fit_epoch(&mut self, data: &Dataset) {
+        let n = data.len();
+        let mut order: Vec<usize> = (0..n).collect();
+        for i in (1..n).rev() {
+            order.swap(i, self.main.random_range(0..=i));
+        }
+        let classes = self.states.len();
+        for i in order {
+            let x: Vec<bool> = (0..self.features).map(|f| data.value(i, f)).collect();
+            let y = data.labels()[i] as usize;
+            let other = self.main.random_range(0..classes - 1);
+            let neg = if other >= y { other + 1 } else { other };
+            let outputs: Vec<Vec<bool>> = [y, neg]
+                .iter()
+                .map(|&c| {
+                    (0..self.params.clauses)
+                        .map(|j| self.output(c, j, &x))
+                        .collect()
+                })
+                .collect();
+            let t = self.params.threshold;
+            let sums: Vec<i32> = [y, neg]
+                .iter()
+                .zip(&outputs)
+                .map(|(&c, outs)| {
+                    let s: i64 = outs
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, &o)| o)
+                        .map(|(j, _)| if j % 2 == 0 { 1 } else { -1 } * self.weights[c][j] as i64)
+                        .sum();
+                    s.clamp(-t as i64, t as i64) as i32
+                })
+                .collect();
+            for (k, &c) in [y, neg].iter().enumerate() {
+                for j in 0..self.params.clauses {
+                    self.clause_feedback(c, j, k == 0, sums[k], outputs[k][j], &x);
+                }
+            }
+        }
+    }
+
+    fn clause_feedback(&mut self, c: usize, j: usize, target: bool, v: i32, out: bool, x: &[bool]) {
+        let t = self.params.threshold;
+        let f = self.features;
+        let max = (1u32 << self.params.state_bits) - 1;
+        let rng = &mut self.streams[c][j / CLAUSE_BLOCK];
+        let r = rng.random_range(0..2 * t);
+        if !(if target { r < t - v } else { r < t + v }) {
+            return;
+        }
+        let value = |l: usize| if l < f { x[l] } else { !x[l - f] };
+        let positive = j % 2 == 0;
+        let state = &mut self.states[c][j];
+        if target == positive {
+            let layout = LiteralLayout::new(f);
+            let count = state.iter().filter(|&&s| s > max / 2).count() as u32;
+            let within = self.params.literal_budget.map_or(true, |b| count < b);
+            let ia = out && within;
+            let boost = self.params.boost_true_positive;
+            // The literals whose fate the 1/s subset decides, as the bank documents.
+            let mut candidates = vec![0u64; layout.words()];
+            for l in 0..2 * f {
+                let decidable = if !ia {
+                    state[l] > 0
+                } else if boost {
+                    !value(l) && state[l] > 0
+                } else {
+                    value(l) || state[l] > 0
+                };
+                if decidable {
+                    let (w, b) = layout.slot(l);
+                    candidates[w] |= 1 << b;
+                }
+            }
+            let mut drawn = vec![0u64; layout.words()];
+            self.sampler.fill(rng, &candidates, &mut drawn);
+            let in_drawn = |l: usize| {
+                let (w, b) = layout.slot(l);
+                (drawn[w] >> b) & 1 == 1
+            };
+            for (l, s) in state.iter_mut().enumerate() {
+                if ia {
+                    if value(l) {
+                        if self.params.boost_true_positive || !in_drawn(l) {
+                            *s = (*s + 1).min(max);
+                        }
+                    } else if in_drawn(l) {
+                        *s = s.saturating_sub(1);
+                    }
+                } else if in_drawn(l) {
+                    *s = s.saturating_sub(1);
+                }
+            }
+            if ia && self.params.weighted {
+                self.weights[c][j] += 1;
+            }
+        } else if out {
+            for (l, s) in state.iter_mut().enumerate() {
+                if !value(l) && *s <= max / 2 {
+                    *s += 1;
+                }
+            }
+            if self.params.weighted {
+                self.weights[c][j] = (self.weights[c][j] - 1).max(1);
+            }
+        }
+    }
+}
+
+fn random_dataset(rng: &mut Rng, features: usize, classes: u32, n: usize) -> Dataset {
+    let mut data = Dataset::new(features);
+    for _ in 0..n {
+        let x: Vec<u8> = (0..features)
+            .map(|_| (rng.next_u32() % 3 == 0) as u8)
+            .collect();
+        // Labels depend on the first bits so the machine actually learns something.
+        let label = (x[0] as u32 + 2 * x[1] as u32 + (rng.next_u32() % 5 == 0) as u32) % classes;
+        data.push(&x, label);
+    }
+    data
+}
+
+fn assert_same_as_naive(tm: &MultiClassTm, naive: &NaiveTm, context: &str) {
+    for (c, class) in naive.states.iter().enumerate() {
+        for (j, clause) in class.iter().enumerate() {
+            assert_eq!(
+                tm.weight(c, j),
+                naive.weights[c][j],
+                "{context} weight {c} {j}"
+            );
+            for (l, &s) in clause.iter().enumerate() {
+                assert_eq!(
+                    tm.state(c, j, l),
+                    s,
+                    "{context}: class {c} clause {j} literal {l}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn training_is_bit_exact_with_the_naive_reference() {
+    let configs = [
+        (8, true, false, None, 3.0, 67),
+        (16, false, true, Some(4), 2.5, 130),
+        (3, true, true, None, 10.0, 20),
+    ];
+    for (bits, boost, weighted, budget, s, features) in configs {
+        let params = Params {
+            clauses: 2 * CLAUSE_BLOCK + 10,
+            threshold: 12,
+            specificity: s,
+            state_bits: bits,
+            boost_true_positive: boost,
+            weighted,
+            literal_budget: budget,
+            seed: 77 + bits as u64,
+            ..Params::default()
+        };
+        let data = random_dataset(&mut seeded(bits as u64), features, 3, 120);
+        let mut tm = MultiClassTm::new(params.clone(), features, 3).unwrap();
+        let mut naive = NaiveTm::new(params, features, 3);
+        for epoch in 0..2 {
+            tm.fit_epoch(&data);
+            naive.fit_epoch(&data);
+            assert_same_as_naive(&tm, &naive, &format!("bits {bits} epoch {epoch}"));
+        }
+    }
+}
+
+#[test]
+fn the_model_does_not_depend_on_the_thread_count() {
+    let data = random_dataset(&mut seeded(4), 90, 2, 300);
+    let params = Params {
+        clauses: 3 * CLAUSE_BLOCK,
+        threshold: 20,
+        specificity: 4.0,
+        seed: 5,
+        ..Params::default()
+    };
+    let train = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut tm = MultiClassTm::new(params.clone(), 90, 2).unwrap();
+            tm.fit_epoch(&data);
+            tm.fit_epoch(&data);
+            tm
+        })
+    };
+    let one = train(1);
+    let two = train(2);
+    for c in 0..2 {
+        for j in (0..params.clauses).step_by(7) {
+            assert_eq!(one.clause_literals(c, j), two.clause_literals(c, j));
+            for l in (0..180).step_by(11) {
+                assert_eq!(one.state(c, j, l), two.state(c, j, l));
+            }
+        }
+    }
+}
+
+#[test]
+fn compiled_inference_equals_the_banks() {
+    let data = random_dataset(&mut seeded(8), 75, 3, 400);
+    let params = Params {
+        clauses: 60,
+        threshold: 10,
+        specificity: 3.0,
+        weighted: true,
+        seed: 2,
+        ..Params::default()
+    };
+    let mut tm = MultiClassTm::new(params, 75, 3).unwrap();
+    tm.fit_epoch(&data);
+    tm.fit_epoch(&data);
+    let mut compiled = tm.compile();
+    let sums = compiled.class_sums(&data);
+    compiled.order_literals_by(&data);
+    assert_eq!(
+        compiled.class_sums(&data),
+        sums,
+        "literal order does not matter"
+    );
+    for i in 0..data.len() {
+        assert_eq!(
+            &sums[i * 3..i * 3 + 3],
+            tm.class_sums(data.row(i)).as_slice(),
+            "sample {i}"
+        );
+    }
+}
