@@ -129,6 +129,11 @@ impl EvalGame for Checkers {
                 }
             },
         );
+        registry.register(
+            "tm",
+            "tm:PATH - a Tsetlin Machine saved by arena train (checkers-planes encoder)",
+            super::tm::build::<Checkers>,
+        );
         registry
     }
 }

@@ -204,6 +204,11 @@ impl EvalGame for Hex {
                 Ok(Arc::new(eval))
             },
         );
+        registry.register(
+            "tm",
+            "tm:PATH - a Tsetlin Machine saved by arena train (hex-connection encoder)",
+            super::tm::build::<Hex>,
+        );
         registry
     }
 }

@@ -7,6 +7,7 @@
 
 pub mod checkers;
 pub mod hex;
+pub mod tm;
 
 use crate::game::Game;
 use crate::rng;

@@ -1,0 +1,188 @@
+//! Tsetlin Machine evaluators: a model saved by `arena train` judges positions through the
+//! feature encoder named in its file (`eval=tm:PATH`).
+//!
+//! Class meanings follow the seed datasets the models are trained on: checkers models
+//! (`checkers-planes`) use seed 001's labels from Black's view (0 loss, 1 win, 2 draw); Hex
+//! models (`hex-connection`) use seed 000's winner classes (0: red = Black, who joins top and
+//! bottom, wins; 1: blue = White wins). As in the checkers thesis, a position is worth the
+//! outcome of its predicted class (loss 0, draw 0.5, win 1), turned to the side to move; the
+//! certainty is the vote margin between the two best classes over 2T.
+
+use super::{Evaluator, Value};
+use crate::features::{checkers_planes, hex_connection::HexConnection};
+use crate::game::checkers::Checkers;
+use crate::game::hex::Hex;
+use crate::game::{Color, Game};
+use crate::tm::data::Dataset;
+use crate::tm::inference::InferenceModel;
+use crate::tm::persist::SavedModel;
+use std::marker::PhantomData;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// How a game's positions become a TM's input, and what its classes are worth.
+pub trait TmEncoding: Game {
+    /// The encoder name a model for this game must carry.
+    const ENCODER: &'static str;
+
+    /// Each class's value for Black, given the model's class count.
+    fn class_values(classes: usize) -> Result<Vec<f64>, String>;
+
+    /// The position's features (0/1), or why it cannot be encoded for a model of
+    /// `features` inputs.
+    fn encode(&self, features: usize) -> Result<Vec<u8>, String>;
+}
+
+impl TmEncoding for Checkers {
+    const ENCODER: &'static str = "checkers-planes";
+
+    fn class_values(classes: usize) -> Result<Vec<f64>, String> {
+        match classes {
+            3 => Ok(vec![0.0, 1.0, 0.5]),
+            2 => Ok(vec![0.0, 1.0]),
+            n => Err(format!(
+                "a checkers model needs 2 or 3 classes (loss, win[, draw]), not {n}"
+            )),
+        }
+    }
+
+    fn encode(&self, _features: usize) -> Result<Vec<u8>, String> {
+        let [bm, bk, wm, wk] = self.position().planes();
+        let squares: Vec<u8> = (0..32)
+            .map(|i| {
+                let bit = 1u32 << i;
+                [(bm, 1), (bk, 2), (wm, 3), (wk, 4)]
+                    .iter()
+                    .find(|(plane, _)| plane & bit != 0)
+                    .map_or(0, |&(_, code)| code)
+            })
+            .collect();
+        checkers_planes::encode(&squares)
+    }
+}
+
+impl TmEncoding for Hex {
+    const ENCODER: &'static str = "hex-connection";
+
+    fn class_values(classes: usize) -> Result<Vec<f64>, String> {
+        match classes {
+            2 => Ok(vec![1.0, 0.0]),
+            n => Err(format!(
+                "a Hex model needs 2 classes (red/Black wins, blue/White wins), not {n}"
+            )),
+        }
+    }
+
+    fn encode(&self, features: usize) -> Result<Vec<u8>, String> {
+        let encoder = HexConnection::new(self.width(), self.height());
+        if encoder.feature_count() != features {
+            return Err(format!(
+                "the model has {features} features, a {}x{} board has {}",
+                self.width(),
+                self.height(),
+                encoder.feature_count()
+            ));
+        }
+        let stones: Vec<Option<Color>> = (0..self.cell_count()).map(|c| self.stone(c)).collect();
+        encoder.encode_stones(&stones)
+    }
+}
+
+/// A saved Tsetlin Machine used as an evaluator.
+pub struct TmEvaluator<G> {
+    model: InferenceModel,
+    features: usize,
+    class_values: Vec<f64>,
+    threshold: f64,
+    warned: AtomicBool,
+    game: PhantomData<fn(&G)>,
+}
+
+impl<G: TmEncoding> TmEvaluator<G> {
+    /// Loads the model at `path`; it must have been trained with `G`'s encoder.
+    pub fn load(path: &str) -> Result<TmEvaluator<G>, String> {
+        let saved = SavedModel::load(Path::new(path)).map_err(|e| e.to_string())?;
+        if saved.encoder != G::ENCODER {
+            return Err(format!(
+                "{path}: the model uses the '{}' encoder, this game needs '{}'",
+                saved.encoder,
+                G::ENCODER
+            ));
+        }
+        let class_values =
+            G::class_values(saved.machine.classes()).map_err(|e| format!("{path}: {e}"))?;
+        Ok(TmEvaluator {
+            model: saved.machine.compile(),
+            features: saved.machine.features(),
+            class_values,
+            threshold: f64::from(saved.machine.params().threshold),
+            warned: AtomicBool::new(false),
+            game: PhantomData,
+        })
+    }
+
+    /// The value of one position's class sums, for the side to move.
+    fn value(&self, sums: &[i32], to_move: Color) -> Value {
+        let mut order: Vec<usize> = (0..sums.len()).collect();
+        order.sort_by_key(|&c| (std::cmp::Reverse(sums[c]), c));
+        let black = self.class_values[order[0]];
+        let margin = f64::from(sums[order[0]] - sums[order[1]]);
+        let value = if to_move == Color::Black {
+            black
+        } else {
+            1.0 - black
+        };
+        Value {
+            value,
+            certainty: Some((margin / (2.0 * self.threshold)).clamp(0.0, 1.0)),
+        }
+    }
+}
+
+impl<G: TmEncoding> Evaluator<G> for TmEvaluator<G> {
+    fn evaluate(&self, positions: &[G]) -> Vec<Value> {
+        let features = self.features;
+        let mut data = Dataset::new(features);
+        let mut encodable = Vec::with_capacity(positions.len());
+        for position in positions {
+            match position.encode(features) {
+                Ok(bits) => {
+                    data.push(&bits, 0);
+                    encodable.push(true);
+                }
+                Err(message) => {
+                    if !self.warned.swap(true, Ordering::Relaxed) {
+                        eprintln!(
+                            "tm evaluator: {message}; such positions get the neutral value 0.5"
+                        );
+                    }
+                    encodable.push(false);
+                }
+            }
+        }
+        let sums = self.model.class_sums(&data);
+        let classes = self.class_values.len();
+        let mut rows = sums.chunks(classes);
+        positions
+            .iter()
+            .zip(encodable)
+            .map(|(position, ok)| match (ok, rows.next()) {
+                (true, Some(row)) => self.value(row, position.side_to_move()),
+                _ => Value {
+                    value: 0.5,
+                    certainty: Some(0.0),
+                },
+            })
+            .collect()
+    }
+}
+
+/// Builds the `tm:PATH` evaluator for the registry.
+pub fn build<G: TmEncoding + 'static>(
+    arg: &str,
+) -> Result<std::sync::Arc<dyn Evaluator<G>>, String> {
+    if arg.is_empty() {
+        return Err("tm needs a model file: tm:PATH".to_string());
+    }
+    Ok(std::sync::Arc::new(TmEvaluator::<G>::load(arg)?))
+}

@@ -1,0 +1,174 @@
+//! The Tsetlin Machine as a game evaluator: models trained here, saved in the model format,
+//! loaded through `eval=tm:PATH` and used by searches.
+
+use rand::Rng as _;
+use tmbot::eval::tm::{TmEncoding, TmEvaluator};
+use tmbot::eval::Evaluator;
+use tmbot::features::hex_connection::HexConnection;
+use tmbot::game::checkers::Checkers;
+use tmbot::game::hex::Hex;
+use tmbot::game::{Color, Game};
+use tmbot::player::Player;
+use tmbot::rng::seeded;
+use tmbot::search::Limits;
+use tmbot::tm::data::Dataset;
+use tmbot::tm::multiclass::MultiClassTm;
+use tmbot::tm::params::Params;
+use tmbot::tm::persist::SavedModel;
+
+fn save(machine: MultiClassTm, encoder: &str, names: Vec<String>, path: &std::path::Path) {
+    SavedModel {
+        encoder: encoder.to_string(),
+        feature_names: names,
+        machine,
+    }
+    .save(path)
+    .unwrap();
+}
+
+/// Random full 3x3 Hex boards and their winners (class 0: Black wins, 1: White wins).
+fn hex_boards(count: usize, seed: u64) -> Vec<(Hex, usize)> {
+    let mut rng = seeded(seed);
+    (0..count)
+        .map(|_| {
+            let mut game = Hex::new(3, 3).unwrap();
+            for cell in 0..9 {
+                game.set_stone(
+                    cell,
+                    Some(if rng.random_bool(0.5) {
+                        Color::Black
+                    } else {
+                        Color::White
+                    }),
+                );
+            }
+            let winner = game.winner().expect("a full board has a winner");
+            (game, usize::from(winner == Color::White))
+        })
+        .collect()
+}
+
+#[test]
+fn a_hex_model_judges_full_boards_through_the_evaluator() {
+    let encoder = HexConnection::new(3, 3);
+    let mut data = Dataset::with_names(encoder.feature_names());
+    for (game, label) in hex_boards(400, 1) {
+        data.push(&game.encode(encoder.feature_count()).unwrap(), label as u32);
+    }
+    let params = Params {
+        clauses: 40,
+        threshold: 20,
+        specificity: 3.0,
+        seed: 5,
+        ..Params::default()
+    };
+    let mut machine = MultiClassTm::new(params, encoder.feature_count(), 2).unwrap();
+    for _ in 0..30 {
+        machine.fit_epoch(&data);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hex3.tm");
+    save(machine, "hex-connection", encoder.feature_names(), &path);
+
+    let evaluator = TmEvaluator::<Hex>::load(path.to_str().unwrap()).unwrap();
+    let test = hex_boards(300, 2);
+    let positions: Vec<Hex> = test.iter().map(|(g, _)| g.clone()).collect();
+    let values = evaluator.evaluate(&positions);
+    let correct = test
+        .iter()
+        .zip(&values)
+        .filter(|((game, label), value)| {
+            // Values are for the side to move; turn them to Black's view.
+            let black = if game.side_to_move() == Color::Black {
+                value.value
+            } else {
+                1.0 - value.value
+            };
+            (black > 0.5) == (*label == 0)
+        })
+        .count();
+    assert!(correct >= 270, "{correct}/300 winners predicted");
+    assert!(values
+        .iter()
+        .all(|v| v.certainty.is_some_and(|c| (0.0..=1.0).contains(&c))));
+
+    // A model for 3x3 on a 5x5 board: neutral values, not a crash.
+    let big = Hex::new(5, 5).unwrap();
+    assert_eq!(evaluator.evaluate(&[big])[0].value, 0.5);
+}
+
+#[test]
+fn a_checkers_model_plugs_into_every_search_by_spec() {
+    // Label random positions by material from Black's view: 0 behind, 1 ahead, 2 level.
+    let mut rng = seeded(3);
+    let mut data = Dataset::with_names(tmbot::features::checkers_planes::feature_names());
+    for _ in 0..300 {
+        let mut game = Checkers::new();
+        let plies = rng.random_range(0..60);
+        let mut moves = Vec::new();
+        for _ in 0..plies {
+            game.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            game.play(moves[rng.random_range(0..moves.len())]);
+        }
+        let p = game.position();
+        let label = match p.count(Color::Black).cmp(&p.count(Color::White)) {
+            std::cmp::Ordering::Less => 0,
+            std::cmp::Ordering::Greater => 1,
+            std::cmp::Ordering::Equal => 2,
+        };
+        data.push(&game.encode(128).unwrap(), label);
+    }
+    let params = Params {
+        clauses: 60,
+        threshold: 30,
+        specificity: 4.0,
+        seed: 9,
+        ..Params::default()
+    };
+    let mut machine = MultiClassTm::new(params, 128, 3).unwrap();
+    for _ in 0..10 {
+        machine.fit_epoch(&data);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("checkers.tm");
+    save(
+        machine,
+        "checkers-planes",
+        tmbot::features::checkers_planes::feature_names(),
+        &path,
+    );
+    let path = path.to_str().unwrap();
+
+    let game = Checkers::new();
+    for spec in [
+        format!("greedy:eval=tm:{path}"),
+        format!("avgtree:depth=2,eval=tm:{path}"),
+        format!("alphabeta:depth=3,eval=tm:{path}"),
+    ] {
+        let mut player =
+            Player::<Checkers>::from_spec(&spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        let mv = player
+            .choose(&game, &Limits::default(), &mut seeded(1))
+            .expect("a move");
+        let mut legal = Vec::new();
+        game.legal_moves(&mut legal);
+        assert!(legal.contains(&mv), "{spec} chose an illegal move");
+    }
+
+    // Wrong game, missing file and missing path are clear errors.
+    let err = Player::<Hex>::from_spec(&format!("greedy:eval=tm:{path}"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("checkers-planes") && err.contains("hex-connection"),
+        "{err}"
+    );
+    let err = Player::<Checkers>::from_spec("greedy:eval=tm:/nonexistent/model.tm")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("/nonexistent/model.tm"), "{err}");
+    assert!(Player::<Checkers>::from_spec("greedy:eval=tm").is_err());
+}
