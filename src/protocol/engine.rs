@@ -2,7 +2,7 @@
 //! the seeded generator, the clocks and the engine parameters; and the command handlers that
 //! do not depend on the game.
 
-use super::clock::Clock;
+use super::clock::{seconds_text, Clock};
 use crate::game::Color;
 use crate::player::Player;
 use crate::rng::{seeded, Rng};
@@ -131,7 +131,7 @@ impl<G: ProtocolGame> Engine<G> {
     pub fn time_left(&mut self, args: &[String]) -> Result<String, String> {
         match args {
             [] => Ok(self.clock.describe()),
-            [color] => Ok(format!("{}", self.clock.left(parse_color(color)?))),
+            [color] => Ok(seconds_text(self.clock.left(parse_color(color)?))),
             [color, value] | [color, value, _] => {
                 let color = parse_color(color)?;
                 self.clock.set_left(color, seconds(value)?);
