@@ -29,7 +29,7 @@ pub trait ProtocolGame: SearchGame {
 pub struct Engine<G: ProtocolGame> {
     /// The game record.
     pub game: G,
-    /// Raised by `# interrupt` (and when the input closes) to stop a running search.
+    /// Raised by `# interrupt` to stop a running search.
     pub stop: StopFlag,
     /// Both sides' clocks.
     pub clock: Clock,

@@ -82,8 +82,9 @@ fn read_line(input: &mut impl BufRead) -> Option<Input> {
 }
 
 /// Serves commands from `input` to `output` until `quit` or end of input. `stop` is raised
-/// when the controller sends `# interrupt` (and when the input closes) so that a running
-/// search can return early; it is lowered before each command starts.
+/// when the controller sends `# interrupt` so that a running search can return early; it is
+/// lowered before each command starts. The end of input stops nothing: the commands already
+/// sent are all answered in full, whenever the input closes.
 pub fn serve<S, R, W>(
     registry: &Registry<S>,
     state: &mut S,
@@ -110,7 +111,6 @@ where
                 return;
             }
         }
-        reader_stop.raise();
     });
     let mut lines = rx.into_iter();
     while let Some(item) = lines.next() {
@@ -147,6 +147,8 @@ where
 mod tests {
     use super::*;
     use crate::protocol::registry::{Command, Identity};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
 
     fn echo(count: &mut u32, args: &[String]) -> Result<String, String> {
         *count += 1;
@@ -226,6 +228,84 @@ mod tests {
         let (out, count) = transcript("quit\necho after\n");
         assert_eq!(out, "= \n\n");
         assert_eq!(count, 0);
+    }
+
+    /// Flags shared by [`LateEnd`] input and the command that waits for it.
+    #[derive(Clone, Default)]
+    struct Handshake {
+        command_started: Arc<AtomicBool>,
+        reader_done: Arc<AtomicBool>,
+    }
+
+    /// Input whose end is only seen once a command is running; it records when the reader
+    /// thread is done with it (has dropped it).
+    struct LateEnd {
+        input: std::io::Cursor<Vec<u8>>,
+        handshake: Handshake,
+    }
+
+    impl std::io::Read for LateEnd {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.input.read(buf)?;
+            while n == 0 && !self.handshake.command_started.load(Ordering::SeqCst) {
+                thread::yield_now();
+            }
+            Ok(n)
+        }
+    }
+
+    impl Drop for LateEnd {
+        fn drop(&mut self) {
+            self.handshake.reader_done.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Lets the input end, waits for the reader thread to finish, then reports whether the
+    /// stop flag is up.
+    fn stop_after_input_ended(
+        state: &mut (StopFlag, Handshake),
+        _args: &[String],
+    ) -> Result<String, String> {
+        state.1.command_started.store(true, Ordering::SeqCst);
+        while !state.1.reader_done.load(Ordering::SeqCst) {
+            thread::yield_now();
+        }
+        Ok(state.0.is_raised().to_string())
+    }
+
+    #[test]
+    fn the_end_of_input_does_not_stop_the_running_command() {
+        const WAIT: [Command<(StopFlag, Handshake)>; 1] = [Command {
+            name: "wait",
+            usage: "wait",
+            handler: stop_after_input_ended,
+        }];
+        let registry = Registry {
+            identity: Identity {
+                name: "test",
+                version: "1",
+                protocol_version: "2",
+            },
+            commands: &WAIT,
+            continuation_lines: crate::protocol::registry::single_line,
+        };
+        let handshake = Handshake::default();
+        let input = LateEnd {
+            input: std::io::Cursor::new(b"wait\n".to_vec()),
+            handshake: handshake.clone(),
+        };
+        let stop = StopFlag::default();
+        let mut state = (stop.clone(), handshake);
+        let mut out = Vec::new();
+        serve(
+            &registry,
+            &mut state,
+            std::io::BufReader::new(input),
+            &mut out,
+            stop,
+        )
+        .unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "= false\n\n");
     }
 
     #[test]
