@@ -1,5 +1,6 @@
 //! `arena bench TARGET`: benchmarks that print their figures (and peers' figures side by side).
 
+mod engine;
 mod perft;
 mod playouts;
 mod search;
@@ -21,6 +22,8 @@ enum Target {
     Playouts(playouts::Args),
     /// MCTS simulations/s on empty Hex (1 and 2 threads), alpha-beta nodes/s on checkers.
     Search(search::Args),
+    /// The tmbot binary: start-up to first answer, genmove wall time under max_time.
+    Engine(engine::Args),
 }
 
 /// Runs one benchmark.
@@ -29,5 +32,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Target::Perft(args) => perft::run(args),
         Target::Playouts(args) => playouts::run(args),
         Target::Search(args) => search::run(args),
+        Target::Engine(args) => engine::run(args),
     }
 }
