@@ -129,6 +129,24 @@ fn a_side_without_moves_has_lost() {
 }
 
 #[test]
+fn a_king_capture_loop_is_one_move() {
+    // Reference perft: W:WK27:B23,24,15,16 has 2 capture paths to 1 position at depth 1.
+    let input = "setboard W:WK27:B23,24,15,16\nlegal_moves\nplay 27x27\ngetboard\nresult\nundo\n\
+                 play 27x18x11x20x27\ngetboard\nundo\nplay 27x20\n";
+    let out = run_engine(&ENGINE, input);
+    let replies = responses(&out);
+    assert_eq!(replies[1], "= 27x27\n\n");
+    assert_eq!(replies[3], "= B:WK27:B\n\n");
+    assert_eq!(replies[4], "= 0-1\n\n", "Black has no piece left");
+    assert_eq!(replies[7], replies[3], "the full path names the same move");
+    assert!(
+        replies[9].starts_with("? illegal move 27x20"),
+        "{}",
+        replies[9]
+    );
+}
+
+#[test]
 fn draw_rules_end_a_king_shuffle() {
     // Two kings each: with a no-progress limit of 4 plies the fourth king move draws.
     let input = "setboard B:WK29,K31:BK1,K3\nget drawplies\nset drawplies 4\nget drawplies\n\
