@@ -7,7 +7,7 @@ use super::registry::Registry;
 use super::response;
 use crate::stop::StopFlag;
 use std::io::{BufRead, Write};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc, Mutex, MutexGuard, PoisonError};
 use std::thread;
 
 /// Longest accepted command line in bytes; longer lines are answered with an error.
@@ -81,10 +81,16 @@ fn read_line(input: &mut impl BufRead) -> Option<Input> {
     Some(Input::Line(String::from_utf8_lossy(&buf).into_owned()))
 }
 
+/// The counter behind a lock, even if a thread panicked while holding it.
+fn lock(counter: &Mutex<u64>) -> MutexGuard<'_, u64> {
+    counter.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// Serves commands from `input` to `output` until `quit` or end of input. `stop` is raised
-/// when the controller sends `# interrupt` so that a running search can return early; it is
-/// lowered before each command starts. The end of input stops nothing: the commands already
-/// sent are all answered in full, whenever the input closes.
+/// when the controller sends `# interrupt`, so that the running search returns early; a
+/// command sent before the interrupt but not yet started also starts with `stop` raised,
+/// and commands sent after it start with `stop` lowered. The end of input stops nothing:
+/// the commands already sent are all answered in full, whenever the input closes.
 pub fn serve<S, R, W>(
     registry: &Registry<S>,
     state: &mut S,
@@ -97,32 +103,47 @@ where
     W: Write,
 {
     let (tx, rx) = mpsc::channel();
+    // How many lines had been passed on when the latest `# interrupt` came: the commands
+    // among them are stopped, whether running or still queued; later ones are not. The lock
+    // orders the reader's raise against the loop's lower.
+    let interrupted_after = Arc::new(Mutex::new(0u64));
+    let reader_interrupted = interrupted_after.clone();
     let reader_stop = stop.clone();
     thread::spawn(move || {
         let mut input = input;
+        let mut passed = 0u64;
         while let Some(item) = read_line(&mut input) {
             if let Input::Line(text) = &item {
                 if line::is_interrupt(text) {
+                    *lock(&reader_interrupted) = passed;
                     reader_stop.raise();
                     continue;
                 }
             }
-            if tx.send(item).is_err() {
+            passed += 1;
+            if tx.send((passed, item)).is_err() {
                 return;
             }
         }
     });
     let mut lines = rx.into_iter();
-    while let Some(item) = lines.next() {
-        stop.lower();
+    while let Some((number, item)) = lines.next() {
+        {
+            let after = lock(&interrupted_after);
+            if number <= *after {
+                stop.raise();
+            } else {
+                stop.lower();
+            }
+        }
         let reply = match item {
             Input::Line(text) => line::parse(&text).map(|mut command| {
                 for _ in 0..(registry.continuation_lines)(&command) {
                     match lines.next() {
-                        Some(Input::Line(more)) => command
+                        Some((_, Input::Line(more))) => command
                             .args
                             .extend(line::clean(&more).split_whitespace().map(str::to_string)),
-                        Some(Input::TooLong) | None => break,
+                        Some((_, Input::TooLong)) | None => break,
                     }
                 }
                 respond(registry, state, &command)
@@ -273,8 +294,9 @@ mod tests {
         Ok(state.0.is_raised().to_string())
     }
 
-    #[test]
-    fn the_end_of_input_does_not_stop_the_running_command() {
+    /// Serves `input` to `wait` commands; each answers whether the stop flag was up once
+    /// the whole input had been read.
+    fn stop_seen_by_waits(input: &[u8]) -> String {
         const WAIT: [Command<(StopFlag, Handshake)>; 1] = [Command {
             name: "wait",
             usage: "wait",
@@ -291,7 +313,7 @@ mod tests {
         };
         let handshake = Handshake::default();
         let input = LateEnd {
-            input: std::io::Cursor::new(b"wait\n".to_vec()),
+            input: std::io::Cursor::new(input.to_vec()),
             handshake: handshake.clone(),
         };
         let stop = StopFlag::default();
@@ -305,7 +327,22 @@ mod tests {
             stop,
         )
         .unwrap();
-        assert_eq!(String::from_utf8(out).unwrap(), "= false\n\n");
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn the_end_of_input_does_not_stop_the_running_command() {
+        assert_eq!(stop_seen_by_waits(b"wait\n"), "= false\n\n");
+    }
+
+    #[test]
+    fn an_interrupt_stops_the_commands_sent_before_it_only() {
+        // Whether the interrupt is read before or after the first `wait` starts, that
+        // command is stopped; the one sent after the interrupt is not.
+        assert_eq!(
+            stop_seen_by_waits(b"wait\n# interrupt\nwait\n"),
+            "= true\n\n= false\n\n"
+        );
     }
 
     #[test]
