@@ -1,5 +1,5 @@
 //! A flag that asks a running search to stop early (the controller's `# interrupt`,
-//! CheckerBoard's `playnow`, the end of the input). Cheap to clone and to poll.
+//! CheckerBoard's `playnow`). Cheap to clone and to poll.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

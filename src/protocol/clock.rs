@@ -62,10 +62,11 @@ impl Clock {
     }
 }
 
-/// Seconds as an integer when whole, else with up to 3 decimals.
-fn seconds_text(seconds: f64) -> String {
-    if seconds.fract() == 0.0 && seconds.abs() < 1e15 {
-        format!("{}", seconds as i64)
+/// Seconds as an integer when whole to the millisecond, else with 3 decimals.
+pub fn seconds_text(seconds: f64) -> String {
+    let rounded = (seconds * 1000.0).round() / 1000.0;
+    if rounded.fract() == 0.0 && rounded.abs() < 1e15 {
+        format!("{}", rounded as i64)
     } else {
         format!("{seconds:.3}")
     }
@@ -84,6 +85,8 @@ mod tests {
         assert_eq!(clock.describe(), "Black: 1800, White: 120.500");
         clock.set_left(Color::Black, -4.0);
         assert_eq!(clock.left(Color::Black), 0.0);
+        clock.set_left(Color::Black, 1799.9996);
+        assert_eq!(clock.describe(), "Black: 1800, White: 120.500");
         clock.reset();
         assert_eq!(clock.left(Color::White), 1800.0);
     }

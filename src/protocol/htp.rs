@@ -3,7 +3,8 @@
 //! Behaviour follows MoHex where HexGui relies on it: `play` has no turn-order check (White
 //! may move first, after a human swap HexGui re-sends the position that way), `play <c>
 //! resign` is a no-op, `genmove` answers `resign` once the game is decided, and swap is off
-//! unless `param_game allow_swap 1` (the Benzene meaning of `swap-pieces`).
+//! unless `param_game allow_swap 1` (the Benzene meaning of `swap-pieces`; `swap-sides` and
+//! `swap` are accepted as the same move).
 
 use super::engine::{parse_color, Engine, ProtocolGame};
 use super::registry::{single_line, Command, Identity, Registry};
@@ -172,7 +173,11 @@ fn play(e: &mut HexEngine, args: &[String]) -> Result<String, String> {
     match text.to_ascii_lowercase().as_str() {
         "resign" => Ok(String::new()),
         "swap-pieces" | "swap-sides" | "swap" => {
-            let mv = if text.eq_ignore_ascii_case("swap-pieces") {
+            // Under Benzene's rule HexGui's `swap-sides` (and `swap`) mean what Benzene's
+            // `swap-pieces` means: colours exchanged, board unchanged, White moves again.
+            let mv = if text.eq_ignore_ascii_case("swap-pieces")
+                || e.game.swap_rule() == SwapRule::Benzene
+            {
                 HexMove::SwapPieces
             } else {
                 HexMove::SwapSides
@@ -345,4 +350,50 @@ fn savesgf(e: &mut HexEngine, args: &[String]) -> Result<String, String> {
     };
     let text = SgfRecord::from_game(&e.game).to_sgf();
     super::write_atomically(path, &text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{line, session};
+
+    fn answers(commands: &[&str]) -> Vec<String> {
+        let registry = registry();
+        let mut engine = HexEngine::new(Hex::new(5, 5).unwrap(), "random", 1).unwrap();
+        commands
+            .iter()
+            .map(|c| session::respond(&registry, &mut engine, &line::parse(c).unwrap()).text)
+            .collect()
+    }
+
+    #[test]
+    fn every_swap_spelling_is_benzenes_swap_when_allowed() {
+        for swap in ["swap-pieces", "swap-sides", "swap", "SWAP-SIDES"] {
+            let out = answers(&[
+                "play white swap-pieces",
+                "param_game allow_swap 1",
+                "play black c2",
+                &format!("play white {swap}"),
+                "showposition",
+                "play white swap-pieces",
+                "undo",
+                "showposition",
+            ]);
+            assert_eq!(
+                out[0],
+                "? illegal move:  white swap-pieces (swap not allowed here)\n\n"
+            );
+            assert_eq!(out[3], "= \n\n", "{swap}");
+            assert_eq!(
+                out[4], "= 5/2b2/5/5/5 w\n\n",
+                "board unchanged, White again"
+            );
+            assert!(
+                out[5].starts_with("? illegal move"),
+                "only once: {}",
+                out[5]
+            );
+            assert_eq!(out[7], "= 5/2b2/5/5/5 w\n\n");
+        }
+    }
 }

@@ -7,7 +7,7 @@ use super::registry::Registry;
 use super::response;
 use crate::stop::StopFlag;
 use std::io::{BufRead, Write};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc, Mutex, MutexGuard, PoisonError};
 use std::thread;
 
 /// Longest accepted command line in bytes; longer lines are answered with an error.
@@ -81,9 +81,16 @@ fn read_line(input: &mut impl BufRead) -> Option<Input> {
     Some(Input::Line(String::from_utf8_lossy(&buf).into_owned()))
 }
 
+/// The counter behind a lock, even if a thread panicked while holding it.
+fn lock(counter: &Mutex<u64>) -> MutexGuard<'_, u64> {
+    counter.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// Serves commands from `input` to `output` until `quit` or end of input. `stop` is raised
-/// when the controller sends `# interrupt` (and when the input closes) so that a running
-/// search can return early; it is lowered before each command starts.
+/// when the controller sends `# interrupt`, so that the running search returns early; a
+/// command sent before the interrupt but not yet started also starts with `stop` raised,
+/// and commands sent after it start with `stop` lowered. The end of input stops nothing:
+/// the commands already sent are all answered in full, whenever the input closes.
 pub fn serve<S, R, W>(
     registry: &Registry<S>,
     state: &mut S,
@@ -96,33 +103,47 @@ where
     W: Write,
 {
     let (tx, rx) = mpsc::channel();
+    // How many lines had been passed on when the latest `# interrupt` came: the commands
+    // among them are stopped, whether running or still queued; later ones are not. The lock
+    // orders the reader's raise against the loop's lower.
+    let interrupted_after = Arc::new(Mutex::new(0u64));
+    let reader_interrupted = interrupted_after.clone();
     let reader_stop = stop.clone();
     thread::spawn(move || {
         let mut input = input;
+        let mut passed = 0u64;
         while let Some(item) = read_line(&mut input) {
             if let Input::Line(text) = &item {
                 if line::is_interrupt(text) {
+                    *lock(&reader_interrupted) = passed;
                     reader_stop.raise();
                     continue;
                 }
             }
-            if tx.send(item).is_err() {
+            passed += 1;
+            if tx.send((passed, item)).is_err() {
                 return;
             }
         }
-        reader_stop.raise();
     });
     let mut lines = rx.into_iter();
-    while let Some(item) = lines.next() {
-        stop.lower();
+    while let Some((number, item)) = lines.next() {
+        {
+            let after = lock(&interrupted_after);
+            if number <= *after {
+                stop.raise();
+            } else {
+                stop.lower();
+            }
+        }
         let reply = match item {
             Input::Line(text) => line::parse(&text).map(|mut command| {
                 for _ in 0..(registry.continuation_lines)(&command) {
                     match lines.next() {
-                        Some(Input::Line(more)) => command
+                        Some((_, Input::Line(more))) => command
                             .args
                             .extend(line::clean(&more).split_whitespace().map(str::to_string)),
-                        Some(Input::TooLong) | None => break,
+                        Some((_, Input::TooLong)) | None => break,
                     }
                 }
                 respond(registry, state, &command)
@@ -147,6 +168,8 @@ where
 mod tests {
     use super::*;
     use crate::protocol::registry::{Command, Identity};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
 
     fn echo(count: &mut u32, args: &[String]) -> Result<String, String> {
         *count += 1;
@@ -226,6 +249,100 @@ mod tests {
         let (out, count) = transcript("quit\necho after\n");
         assert_eq!(out, "= \n\n");
         assert_eq!(count, 0);
+    }
+
+    /// Flags shared by [`LateEnd`] input and the command that waits for it.
+    #[derive(Clone, Default)]
+    struct Handshake {
+        command_started: Arc<AtomicBool>,
+        reader_done: Arc<AtomicBool>,
+    }
+
+    /// Input whose end is only seen once a command is running; it records when the reader
+    /// thread is done with it (has dropped it).
+    struct LateEnd {
+        input: std::io::Cursor<Vec<u8>>,
+        handshake: Handshake,
+    }
+
+    impl std::io::Read for LateEnd {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.input.read(buf)?;
+            while n == 0 && !self.handshake.command_started.load(Ordering::SeqCst) {
+                thread::yield_now();
+            }
+            Ok(n)
+        }
+    }
+
+    impl Drop for LateEnd {
+        fn drop(&mut self) {
+            self.handshake.reader_done.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Lets the input end, waits for the reader thread to finish, then reports whether the
+    /// stop flag is up.
+    fn stop_after_input_ended(
+        state: &mut (StopFlag, Handshake),
+        _args: &[String],
+    ) -> Result<String, String> {
+        state.1.command_started.store(true, Ordering::SeqCst);
+        while !state.1.reader_done.load(Ordering::SeqCst) {
+            thread::yield_now();
+        }
+        Ok(state.0.is_raised().to_string())
+    }
+
+    /// Serves `input` to `wait` commands; each answers whether the stop flag was up once
+    /// the whole input had been read.
+    fn stop_seen_by_waits(input: &[u8]) -> String {
+        const WAIT: [Command<(StopFlag, Handshake)>; 1] = [Command {
+            name: "wait",
+            usage: "wait",
+            handler: stop_after_input_ended,
+        }];
+        let registry = Registry {
+            identity: Identity {
+                name: "test",
+                version: "1",
+                protocol_version: "2",
+            },
+            commands: &WAIT,
+            continuation_lines: crate::protocol::registry::single_line,
+        };
+        let handshake = Handshake::default();
+        let input = LateEnd {
+            input: std::io::Cursor::new(input.to_vec()),
+            handshake: handshake.clone(),
+        };
+        let stop = StopFlag::default();
+        let mut state = (stop.clone(), handshake);
+        let mut out = Vec::new();
+        serve(
+            &registry,
+            &mut state,
+            std::io::BufReader::new(input),
+            &mut out,
+            stop,
+        )
+        .unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn the_end_of_input_does_not_stop_the_running_command() {
+        assert_eq!(stop_seen_by_waits(b"wait\n"), "= false\n\n");
+    }
+
+    #[test]
+    fn an_interrupt_stops_the_commands_sent_before_it_only() {
+        // Whether the interrupt is read before or after the first `wait` starts, that
+        // command is stopped; the one sent after the interrupt is not.
+        assert_eq!(
+            stop_seen_by_waits(b"wait\n# interrupt\nwait\n"),
+            "= true\n\n= false\n\n"
+        );
     }
 
     #[test]

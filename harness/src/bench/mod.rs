@@ -1,5 +1,6 @@
 //! `arena bench TARGET`: benchmarks that print their figures (and peers' figures side by side).
 
+mod engine;
 mod perft;
 mod playouts;
 mod search;
@@ -24,6 +25,8 @@ enum Target {
     Search(search::Args),
     /// Tsetlin Machine training and inference on random-play Hex (with peers).
     Tm(tm::Args),
+    /// The tmbot binary: start-up to first answer, genmove wall time under max_time.
+    Engine(engine::Args),
 }
 
 /// Runs one benchmark.
@@ -33,5 +36,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Target::Playouts(args) => playouts::run(args),
         Target::Search(args) => search::run(args),
         Target::Tm(args) => tm::run(args),
+        Target::Engine(args) => engine::run(args),
     }
 }
