@@ -356,13 +356,21 @@ fn fuzz<G: ProtocolGame>(
     (answered, silent)
 }
 
-fn names_of<S>(registry: &Registry<S>) -> Vec<String> {
-    registry.list().lines().map(str::to_string).collect()
+/// Both protocols' command names, the protocol's own first and weighted twice: a session
+/// also gets the other protocol's commands with random arguments.
+fn names_with_own_first<A, B>(own: &Registry<A>, other: &Registry<B>) -> Vec<String> {
+    let own_names = own.list();
+    own_names
+        .lines()
+        .chain(own_names.lines())
+        .chain(other.list().lines())
+        .map(str::to_string)
+        .collect()
 }
 
 fn hex_vocabulary() -> Vocabulary {
     Vocabulary {
-        names: names_of(&htp::registry()),
+        names: names_with_own_first(&htp::registry(), &checkers::registry()),
         valid_lines: &HEX_LINES,
         words: &HEX_WORDS,
         file_commands: ["loadsgf", "savesgf"],
@@ -371,7 +379,7 @@ fn hex_vocabulary() -> Vocabulary {
 
 fn checkers_vocabulary() -> Vocabulary {
     Vocabulary {
-        names: names_of(&checkers::registry()),
+        names: names_with_own_first(&checkers::registry(), &htp::registry()),
         valid_lines: &CHECKERS_LINES,
         words: &CHECKERS_WORDS,
         file_commands: ["loadpdn", "savepdn"],
