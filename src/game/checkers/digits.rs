@@ -31,14 +31,21 @@ pub fn parse_digits(text: &str, side: Color) -> Result<Position, ParseError> {
             if c.is_whitespace() {
                 continue;
             }
-            let location = format!("'{c}' at line {} column {}", line_number + 1, column + 1);
+            let at = format!("line {}, column {}", line_number + 1, column + 1);
             let piece = match c.to_digit(10) {
                 Some(0) => None,
                 Some(d @ 1..=4) => Piece::from_index(d as usize - 1),
-                _ => return Err(ParseError::new(WHAT, location, "expected a digit 0..4")),
+                _ => {
+                    let message = format!("expected a digit 0..4 ({at})");
+                    return Err(ParseError::new(WHAT, c.to_string(), message));
+                }
             };
             if square == 32 {
-                return Err(ParseError::new(WHAT, location, "more than 32 squares"));
+                return Err(ParseError::new(
+                    WHAT,
+                    c.to_string(),
+                    format!("more than 32 squares ({at})"),
+                ));
             }
             square += 1;
             pos.set_piece(square, piece);
