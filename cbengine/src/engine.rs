@@ -12,7 +12,7 @@ use tmbot::game::checkers::{Checkers, Position};
 use tmbot::game::{Color, Game};
 use tmbot::player::Player;
 use tmbot::protocol::checkers::game_history;
-use tmbot::protocol::engine::ProtocolGame;
+use tmbot::protocol::engine::{ProtocolGame, AFTER_DEADLINE_SHARE};
 use tmbot::rng::{seeded, Rng};
 use tmbot::search::Limits;
 use tmbot::stop::StopFlag;
@@ -76,8 +76,10 @@ impl Engine {
         } else {
             1.0
         };
+        // Leave the same margin as the protocol engine for freeing the search tree.
+        let time = Duration::from_secs_f64(seconds * (1.0 - AFTER_DEADLINE_SHARE));
         let limits = Limits {
-            time: Some(Duration::from_secs_f64(seconds)),
+            time: Some(time),
             stop: Some(stop),
             ..Limits::default()
         };
