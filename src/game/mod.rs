@@ -161,16 +161,7 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
     /// were played, and returns the outcome (`None` when cut off). Games override this with
     /// faster specialised playouts (Hex fills every empty cell and finds the winner once).
     fn random_playout(&self, rng: &mut Rng, max_plies: usize) -> Option<Outcome> {
-        let mut game = self.clone();
-        let mut moves = Vec::new();
-        for _ in 0..max_plies {
-            game.legal_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            game.play(moves[rng.random_range(0..moves.len())]);
-        }
-        game.outcome()
+        playout_with(self, rng, max_plies, |_, _| {})
     }
 
     /// Parses and plays a move, leaving the game unchanged on error.
@@ -179,6 +170,29 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
         self.play(mv);
         Ok(mv)
     }
+}
+
+/// Plays uniformly random legal moves from `start` until the game ends or `max_plies` moves
+/// were played, telling `on_move` each mover and move; returns the outcome (`None` when cut
+/// off). The generic playout behind [`Game::random_playout`] and traced playouts.
+pub fn playout_with<G: Game>(
+    start: &G,
+    rng: &mut Rng,
+    max_plies: usize,
+    mut on_move: impl FnMut(Color, G::Move),
+) -> Option<Outcome> {
+    let mut game = start.clone();
+    let mut moves = Vec::new();
+    for _ in 0..max_plies {
+        game.legal_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[rng.random_range(0..moves.len())];
+        on_move(game.side_to_move(), mv);
+        game.play(mv);
+    }
+    game.outcome()
 }
 
 /// Counts the leaf nodes of the legal-move tree to `depth` plies (generic, play/undo based).

@@ -92,18 +92,7 @@ pub trait SearchGame: EvalGame {
         trace: &mut Vec<(Color, Self::Move)>,
     ) -> Option<Outcome> {
         trace.clear();
-        let mut game = self.clone();
-        let mut moves = Vec::new();
-        for _ in 0..max_plies {
-            game.legal_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            let mv = moves[rng.random_range(0..moves.len())];
-            trace.push((game.side_to_move(), mv));
-            game.play(mv);
-        }
-        game.outcome()
+        crate::game::playout_with(self, rng, max_plies, |color, mv| trace.push((color, mv)))
     }
 
     /// The moves MCTS should consider. With `patterns`, games may answer forced patterns
