@@ -5,10 +5,10 @@ use rand::RngCore;
 use tmbot::features::patches::PatchGrid;
 use tmbot::rng::seeded;
 use tmbot::tm::persist::{
-    inference_bytes, load_inference, read_inference, save_inference, Machine, ModelError,
-    SavedModel,
+    export_compiled, inference_bytes, load_inference, read_inference, save_inference, Machine,
+    ModelError, SavedModel,
 };
-use tmbot::tm::{ConvTm, Dataset, MultiClassTm, Params};
+use tmbot::tm::{CoalescedTm, ConvTm, Dataset, MultiClassTm, Params};
 
 fn trained() -> (SavedModel, Dataset) {
     let mut rng = seeded(3);
@@ -252,4 +252,31 @@ fn inference_export_predicts_like_the_model() {
     assert!(inference_bytes(&conv)
         .unwrap_err()
         .contains("convolutional"));
+}
+
+#[test]
+fn coalesced_export_round_trips() {
+    let (_, data) = trained();
+    let params = Params {
+        clauses: 64,
+        threshold: 12,
+        specificity: 4.0,
+        seed: 6,
+        ..Params::default()
+    };
+    let mut tm = CoalescedTm::new(params, 40, 3).unwrap();
+    tm.fit_epoch(&data);
+    let compiled = tm.compile();
+    assert!(!compiled.clauses().is_empty());
+    let bytes = export_compiled(&compiled, 40, 12);
+    let back = read_inference(&bytes, "c.tmi").unwrap();
+    assert_eq!(back.clauses(), compiled.clauses());
+    assert_eq!(back.class_sums(&data), compiled.class_sums(&data));
+    // The clamp travels with the file: T = 1 gives different sums for this model.
+    let clamped = read_inference(&export_compiled(&compiled, 40, 1), "c.tmi").unwrap();
+    assert!(clamped
+        .class_sums(&data)
+        .iter()
+        .all(|s| (-1..=1).contains(s)));
+    assert_ne!(clamped.class_sums(&data), compiled.class_sums(&data));
 }

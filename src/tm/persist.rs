@@ -446,22 +446,31 @@ impl SavedModel {
     }
 }
 
-/// The inference export of `model`: its include masks and weights (see the module
+/// The inference export of a saved model: its include masks and weights (see the module
 /// documentation). Convolutional machines have no flat export (a clause there is tested
 /// against every patch).
 pub fn inference_bytes(model: &SavedModel) -> Result<Vec<u8>, String> {
-    let (compiled, features, threshold) = match &model.machine {
-        Machine::PerClass(tm) => (tm.compile(), tm.features(), tm.params().threshold),
+    match &model.machine {
+        Machine::PerClass(tm) => Ok(export_compiled(
+            &tm.compile(),
+            tm.features(),
+            tm.params().threshold,
+        )),
         Machine::Conv(_) => {
-            return Err("convolutional models cannot be exported as flat include masks".into())
+            Err("convolutional models cannot be exported as flat include masks".into())
         }
-    };
-    let classes = compiled.classes();
+    }
+}
+
+/// The inference export of a compiled model (of any machine, e.g.
+/// [`crate::tm::CoalescedTm::compile`]) over `features` features with vote clamp
+/// `threshold`.
+pub fn export_compiled(compiled: &InferenceModel, features: usize, threshold: i32) -> Vec<u8> {
     let mut w = Writer(Vec::new());
     w.0.extend_from_slice(INFERENCE_MAGIC);
     w.u32(INFERENCE_VERSION);
     w.u64(features as u64);
-    w.u64(classes as u64);
+    w.u64(compiled.classes() as u64);
     w.u32(threshold as u32);
     w.u64(compiled.clauses().len() as u64);
     for clause in compiled.clauses() {
@@ -475,7 +484,7 @@ pub fn inference_bytes(model: &SavedModel) -> Result<Vec<u8>, String> {
     }
     let sum = checksum(&w.0);
     w.u64(sum);
-    Ok(w.0)
+    w.0
 }
 
 /// Writes the inference export of `model` to `path` (temporary file, then rename).
