@@ -18,6 +18,7 @@ use crate::tm::multiclass::{argmax, included_literals, shuffled, MultiClassTm};
 use crate::tm::params::Params;
 use crate::tm::sampler::SubsetSampler;
 use rand::Rng as _;
+use rayon::prelude::*;
 
 /// The patch literals of one sample: `patches` literal vectors of `words` words.
 pub struct PatchLiterals {
@@ -295,7 +296,6 @@ impl ConvTm {
 
     /// Predicted class of every sample of `data`.
     pub fn predict_all(&self, data: &Dataset) -> Vec<usize> {
-        use rayon::prelude::*;
         (0..data.len())
             .into_par_iter()
             .map(|i| self.predict(data.row(i)))
@@ -340,7 +340,8 @@ impl ConvTm {
         );
     }
 
-    /// Draws the clause and literal drops of a new epoch (from the main stream).
+    /// Draws the clause and literal drops of a new epoch (from the main stream);
+    /// [`ConvTm::fit_epoch`] does this itself, [`ConvTm::learn`] uses the current drops.
     pub fn draw_drops(&mut self) {
         let p = &self.params;
         if p.clause_drop > 0.0 {
