@@ -89,7 +89,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
         }
         let label = format!("fold {test_fold}: ");
-        let trained = fit(&args.model_args, &train, classes, &label)?;
+        let trained = fit(&args.model_args, encoder, &train, classes, &label)?;
         let confusion = evaluate(&trained.machine, &folds[test_fold], classes);
         eprintln!(
             "fold {test_fold}: test accuracy {:.2}%",

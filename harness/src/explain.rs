@@ -1,9 +1,10 @@
 //! `arena explain MODEL`: a trained model's clauses as readable rules, in seed 000's style
 //! (`Clause 585: CR_3_0_5_5 AND NOT CB_4_0_1_6`), with polarity and weight, heaviest first,
-//! and the literals the clauses include most often.
+//! and the literals the clauses include most often. Convolutional clauses are written over
+//! the patch features (window cells `p{plane}_{dx}_{dy}` and position bits `x>k`, `y>k`).
 
 use std::path::PathBuf;
-use tmbot::tm::persist::SavedModel;
+use tmbot::tm::persist::{Machine, SavedModel};
 use tmbot::tm::MultiClassTm;
 
 /// Arguments of `arena explain`.
@@ -33,13 +34,24 @@ fn literal_name(names: &[String], literal: usize) -> String {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let model = SavedModel::load(&args.model)?;
     let tm = &model.machine;
+    let names = tm.literal_names(&model.feature_names);
     let classes: Vec<usize> = match args.class {
         Some(c) if c < tm.classes() => vec![c],
         Some(c) => anyhow::bail!("--class {c}: the model has classes 0..{}", tm.classes() - 1),
         None => (0..tm.classes()).collect(),
     };
+    let kind = match tm {
+        Machine::PerClass(_) => "per-class".to_string(),
+        Machine::Conv(conv) => {
+            let g = conv.grid();
+            format!(
+                "convolutional over {}x{} windows of a {}x{}x{} board",
+                g.window, g.window, g.width, g.height, g.planes
+            )
+        }
+    };
     println!(
-        "model: {} features ({} encoder), {} classes, {} clauses per class",
+        "model: {kind}, {} features ({} encoder), {} classes, {} clauses per class",
         tm.features(),
         model.encoder,
         tm.classes(),
@@ -58,16 +70,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             } else {
                 '-'
             };
-            let body: Vec<String> = literals
-                .iter()
-                .map(|&l| literal_name(&model.feature_names, l))
-                .collect();
+            let body: Vec<String> = literals.iter().map(|&l| literal_name(&names, l)).collect();
             println!(
                 "{sign} weight {weight:>4}  Clause {j}: {}",
                 body.join(" AND ")
             );
         }
-        let mut counts = vec![[0u32; 2]; 2 * tm.features()];
+        let mut counts = vec![[0u32; 2]; 2 * names.len()];
         for (j, _, literals) in &clauses {
             let side = (MultiClassTm::polarity(*j) < 0) as usize;
             for &l in literals {
@@ -80,7 +89,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         for &l in ranked.iter().take(args.top) {
             println!(
                 "  {:<24} {:>5} / {:<5}",
-                literal_name(&model.feature_names, l),
+                literal_name(&names, l),
                 counts[l][0],
                 counts[l][1]
             );

@@ -3,6 +3,7 @@
 mod bench;
 mod cv;
 mod explain;
+mod export;
 mod matches;
 mod perft;
 mod replay;
@@ -33,6 +34,8 @@ enum Command {
     Cv(cv::Args),
     /// Print a trained model's clauses as readable rules.
     Explain(explain::Args),
+    /// Write a model's include masks and weights for fast inference.
+    Export(export::Args),
     /// Play a series between two in-process players, colours alternating.
     Match(matches::Args),
     /// Benchmarks (perft, playouts, Tsetlin Machine).
@@ -48,6 +51,7 @@ fn main() {
         Command::Train(args) => train::run(args),
         Command::Cv(args) => cv::run(args),
         Command::Explain(args) => explain::run(args),
+        Command::Export(args) => export::run(args),
         Command::Match(args) => matches::run(args),
         Command::Bench(args) => bench::run(args),
     };

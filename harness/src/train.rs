@@ -8,12 +8,22 @@
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use tmbot::features::patches::PatchGrid;
 use tmbot::features::{read_dataset, Encoder};
 use tmbot::rng;
 use tmbot::tm::adaptive::AdaptiveEpochs;
 use tmbot::tm::metrics::Confusion;
-use tmbot::tm::persist::SavedModel;
-use tmbot::tm::{Dataset, MultiClassTm, Params};
+use tmbot::tm::persist::{Machine, SavedModel};
+use tmbot::tm::{ConvTm, Dataset, MultiClassTm, Params};
+
+/// The machine `arena train` and `arena cv` build.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModelKind {
+    /// One clause bank per class over the whole input.
+    PerClass,
+    /// Seed 001's convolutional machine over `--window` square patches of the board.
+    Conv,
+}
 
 /// Hyper-parameters and schedule shared by `arena train` and `arena cv`.
 #[derive(clap::Args, Clone, Debug)]
@@ -21,6 +31,12 @@ pub struct ModelArgs {
     /// Feature encoder of the data files: csv, hex-connection, checkers-planes.
     #[arg(long, default_value = "csv")]
     pub encoder: String,
+    /// The machine.
+    #[arg(long = "model", value_enum, default_value_t = ModelKind::PerClass)]
+    pub kind: ModelKind,
+    /// Side of the square patch window of `--model conv`.
+    #[arg(long, default_value_t = 2)]
+    pub window: usize,
     /// Clauses per class.
     #[arg(long, default_value_t = 2000)]
     pub clauses: usize,
@@ -86,12 +102,38 @@ impl ModelArgs {
             seed: self.seed,
         }
     }
+
+    /// A fresh machine of the chosen kind for data of `features` features read through
+    /// `encoder`.
+    pub fn machine(
+        &self,
+        encoder: Encoder,
+        features: usize,
+        classes: usize,
+    ) -> anyhow::Result<Machine> {
+        let machine = match self.kind {
+            ModelKind::PerClass => {
+                MultiClassTm::new(self.params(), features, classes).map(Machine::PerClass)
+            }
+            ModelKind::Conv => {
+                anyhow::ensure!(
+                    encoder == Encoder::CheckersPlanes,
+                    "--model conv needs a board encoder (checkers-planes), got {}",
+                    encoder.name()
+                );
+                let grid = PatchGrid::checkers(self.window)
+                    .map_err(|e| anyhow::anyhow!("--window: {e}"))?;
+                ConvTm::new(self.params(), grid, classes).map(Machine::Conv)
+            }
+        };
+        machine.map_err(anyhow::Error::msg)
+    }
 }
 
 /// What a training run did.
 pub struct Trained {
     /// The machine.
-    pub machine: MultiClassTm,
+    pub machine: Machine,
     /// Seconds per epoch.
     pub epoch_seconds: Vec<f64>,
     /// Validation accuracy per epoch (adaptive runs only).
@@ -119,13 +161,15 @@ pub fn read_all(paths: &[PathBuf], encoder: Encoder) -> anyhow::Result<Dataset> 
 }
 
 /// Accuracy of `tm` on `data`.
-pub fn evaluate(tm: &MultiClassTm, data: &Dataset, classes: usize) -> Confusion {
-    Confusion::of(classes, data.labels(), &tm.compile().predict(data))
+pub fn evaluate(tm: &Machine, data: &Dataset, classes: usize) -> Confusion {
+    Confusion::of(classes, data.labels(), &tm.predict_all(data))
 }
 
-/// Trains on `data` with `args`' schedule, reporting progress on stderr under `label`.
+/// Trains on `data` (read through `encoder`) with `args`' schedule, reporting progress on
+/// stderr under `label`.
 pub fn fit(
     args: &ModelArgs,
+    encoder: Encoder,
     data: &Dataset,
     classes: usize,
     label: &str,
@@ -147,8 +191,7 @@ pub fn fit(
     } else {
         (data.clone(), None)
     };
-    let mut machine =
-        MultiClassTm::new(args.params(), data.features(), classes).map_err(anyhow::Error::msg)?;
+    let mut machine = args.machine(encoder, data.features(), classes)?;
     let mut rule = AdaptiveEpochs::new(args.max_epochs);
     let mut epoch_seconds = Vec::new();
     loop {
@@ -240,7 +283,7 @@ pub struct Args {
     test: Option<PathBuf>,
     /// Where to save the model.
     #[arg(long, short)]
-    model: Option<PathBuf>,
+    out: Option<PathBuf>,
     /// Print a JSON summary on stdout.
     #[arg(long)]
     json: bool,
@@ -274,11 +317,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         data.len(),
         data.features()
     );
-    let trained = fit(&args.model_args, &data, classes, "")?;
+    let trained = fit(&args.model_args, encoder, &data, classes, "")?;
     let confusion = test
         .as_ref()
         .map(|t| evaluate(&trained.machine, t, classes));
-    if let Some(path) = &args.model {
+    if let Some(path) = &args.out {
         let saved = SavedModel {
             encoder: encoder.name().to_string(),
             feature_names: data.feature_names.clone(),

@@ -6,6 +6,7 @@
 //! - [`bank`], clause states, evaluation and the Type Ia/Ib/II feedback;
 //! - [`params`], hyper-parameters;
 //! - [`multiclass`], the per-class machine (parallel, reproducible per seed);
+//! - [`conv`], the convolutional machine (a clause fires when it matches any patch);
 //! - [`coalesced`], one clause pool shared by all classes with signed per-class weights;
 //! - [`inference`], batched class sums from exported include masks;
 //! - [`data`], boolean datasets and the CSV reader;
@@ -17,6 +18,7 @@ pub mod adaptive;
 pub mod bank;
 pub mod bitslice;
 pub mod coalesced;
+pub mod conv;
 pub mod data;
 pub mod inference;
 pub mod literals;
@@ -27,6 +29,7 @@ pub mod persist;
 pub mod sampler;
 
 pub use coalesced::CoalescedTm;
+pub use conv::ConvTm;
 pub use data::Dataset;
 pub use inference::InferenceModel;
 pub use multiclass::MultiClassTm;

@@ -1,22 +1,39 @@
 //! The model file: versioned, checksummed, self-describing.
 //!
-//! Layout (little-endian): the magic `TMBOTTM\0`, format version (u32), machine kind (u8),
-//! the hyper-parameters, feature and class counts, the feature encoder's name and the
-//! feature names, then every clause bank's state words and weights, and last an FNV-1a
-//! 64-bit checksum of everything before it. Files are written to a temporary file and
+//! Layout (little-endian): the magic `TMBOTTM\0`, format version (u32), machine kind (u8:
+//! 1 per-class, 2 convolutional), the hyper-parameters, feature and class counts, for a
+//! convolutional machine its patch grid (width, height, planes, window as u32), the feature
+//! encoder's name and the feature names, then every clause bank's state words and weights,
+//! and last an FNV-1a 64-bit checksum of everything before it. Version 1 files (per-class
+//! machines only, the same layout) still load. Files are written to a temporary file and
 //! renamed. A loaded machine predicts exactly as the saved one; further training restarts
 //! its random streams from the seed.
+//!
+//! The inference export (magic `TMBOTIM\0`, version 1) keeps only what prediction needs:
+//! feature count (u64), class count (u64), T (u32), clause count (u64), then per non-empty
+//! clause its literal count (u32), literals (u32 each, `0..F` plain, `F..2F` negated) and
+//! one signed weight per class (i32), and the same checksum. [`read_inference`] turns it
+//! into an [`InferenceModel`].
 
+use crate::features::patches::PatchGrid;
 use crate::tm::bank::ClauseBank;
-use crate::tm::literals::LiteralLayout;
+use crate::tm::conv::ConvTm;
+use crate::tm::data::Dataset;
+use crate::tm::inference::{CompiledClause, InferenceModel};
 use crate::tm::multiclass::MultiClassTm;
 use crate::tm::params::Params;
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"TMBOTTM\0";
 /// Current format version.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
+/// Oldest format version this program reads.
+pub const OLDEST_VERSION: u32 = 1;
 const KIND_PER_CLASS: u8 = 1;
+const KIND_CONV: u8 = 2;
+const INFERENCE_MAGIC: &[u8; 8] = b"TMBOTIM\0";
+/// Format version of the inference export.
+pub const INFERENCE_VERSION: u32 = 1;
 
 /// Why a model file could not be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -39,6 +56,112 @@ pub enum ModelError {
     },
 }
 
+/// The machines a model file can hold.
+#[derive(Clone, Debug)]
+pub enum Machine {
+    /// One clause bank per class.
+    PerClass(MultiClassTm),
+    /// Clauses over the patches of a board.
+    Conv(ConvTm),
+}
+
+impl Machine {
+    /// The hyper-parameters.
+    pub fn params(&self) -> &Params {
+        match self {
+            Machine::PerClass(tm) => tm.params(),
+            Machine::Conv(tm) => tm.params(),
+        }
+    }
+
+    /// Number of input features.
+    pub fn features(&self) -> usize {
+        match self {
+            Machine::PerClass(tm) => tm.features(),
+            Machine::Conv(tm) => tm.features(),
+        }
+    }
+
+    /// Number of classes.
+    pub fn classes(&self) -> usize {
+        match self {
+            Machine::PerClass(tm) => tm.classes(),
+            Machine::Conv(tm) => tm.classes(),
+        }
+    }
+
+    /// Clamped class sums of one sample (packed features).
+    pub fn class_sums(&self, features: &[u64]) -> Vec<i32> {
+        match self {
+            Machine::PerClass(tm) => tm.class_sums(features),
+            Machine::Conv(tm) => tm.class_sums(features),
+        }
+    }
+
+    /// One training epoch over `data`.
+    pub fn fit_epoch(&mut self, data: &Dataset) {
+        match self {
+            Machine::PerClass(tm) => tm.fit_epoch(data),
+            Machine::Conv(tm) => tm.fit_epoch(data),
+        }
+    }
+
+    /// Predicted class of every sample of `data`.
+    pub fn predict_all(&self, data: &Dataset) -> Vec<usize> {
+        match self {
+            Machine::PerClass(tm) => tm.compile().predict(data),
+            Machine::Conv(tm) => tm.predict_all(data),
+        }
+    }
+
+    /// The weight of (`class`, `clause`).
+    pub fn weight(&self, class: usize, clause: usize) -> u32 {
+        match self {
+            Machine::PerClass(tm) => tm.weight(class, clause),
+            Machine::Conv(tm) => tm.weight(class, clause),
+        }
+    }
+
+    /// The literals `clause` of `class` includes, over the features that
+    /// [`Machine::literal_names`] names.
+    pub fn clause_literals(&self, class: usize, clause: usize) -> Vec<usize> {
+        match self {
+            Machine::PerClass(tm) => tm.clause_literals(class, clause),
+            Machine::Conv(tm) => tm.clause_literals(class, clause),
+        }
+    }
+
+    /// The names of the features clauses are written over: the input features, or for a
+    /// convolutional machine the patch features.
+    pub fn literal_names(&self, input_names: &[String]) -> Vec<String> {
+        match self {
+            Machine::PerClass(_) => input_names.to_vec(),
+            Machine::Conv(tm) => tm.grid().patch_feature_names(),
+        }
+    }
+
+    fn kind(&self) -> u8 {
+        match self {
+            Machine::PerClass(_) => KIND_PER_CLASS,
+            Machine::Conv(_) => KIND_CONV,
+        }
+    }
+
+    fn banks(&self) -> Box<dyn Iterator<Item = (&ClauseBank, &[u32])> + '_> {
+        match self {
+            Machine::PerClass(tm) => Box::new(tm.banks()),
+            Machine::Conv(tm) => Box::new(tm.banks()),
+        }
+    }
+
+    fn restore(&mut self, parts: Vec<(ClauseBank, Vec<u32>)>) -> Result<(), String> {
+        match self {
+            Machine::PerClass(tm) => tm.restore(parts),
+            Machine::Conv(tm) => tm.restore(parts),
+        }
+    }
+}
+
 /// A saved model: the machine plus the description of its input features.
 #[derive(Clone, Debug)]
 pub struct SavedModel {
@@ -47,7 +170,7 @@ pub struct SavedModel {
     /// One name per feature.
     pub feature_names: Vec<String>,
     /// The machine.
-    pub machine: MultiClassTm,
+    pub machine: Machine,
 }
 
 /// FNV-1a, 64 bits.
@@ -140,7 +263,7 @@ impl SavedModel {
         let mut w = Writer(Vec::new());
         w.0.extend_from_slice(MAGIC);
         w.u32(VERSION);
-        w.u8(KIND_PER_CLASS);
+        w.u8(tm.kind());
         w.u64(p.clauses as u64);
         w.u32(p.threshold as u32);
         w.f64(p.specificity);
@@ -153,6 +276,12 @@ impl SavedModel {
         w.u64(p.seed);
         w.u64(tm.features() as u64);
         w.u64(tm.classes() as u64);
+        if let Machine::Conv(conv) = tm {
+            let g = conv.grid();
+            for v in [g.width, g.height, g.planes, g.window] {
+                w.u32(v as u32);
+            }
+        }
         w.text(&self.encoder);
         for name in &self.feature_names {
             w.text(name);
@@ -186,9 +315,15 @@ impl SavedModel {
             return Err(format!("truncated: only {} bytes", bytes.len()));
         }
         let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-        if version != VERSION {
+        if version < OLDEST_VERSION {
             return Err(format!(
-                "format version {version}, this program reads {VERSION}"
+                "format version {version} is older than the oldest this program reads \
+                 ({OLDEST_VERSION})"
+            ));
+        }
+        if version > VERSION {
+            return Err(format!(
+                "format version {version} is newer than this program's ({VERSION})"
             ));
         }
         let (body, tail) = bytes.split_at(bytes.len() - 8);
@@ -201,8 +336,14 @@ impl SavedModel {
             at: 12,
         };
         let kind = r.u8("machine kind")?;
-        if kind != KIND_PER_CLASS {
-            return Err(format!("unknown machine kind {kind}"));
+        match (kind, version) {
+            (KIND_PER_CLASS, _) | (KIND_CONV, 2..) => {}
+            (KIND_CONV, _) => {
+                return Err(format!(
+                    "machine kind {kind} (convolutional) in a version {version} file"
+                ))
+            }
+            _ => return Err(format!("unknown machine kind {kind}")),
         }
         let clauses = r.size("clause count", 1 << 24)?;
         let params = Params {
@@ -219,12 +360,35 @@ impl SavedModel {
         };
         let features = r.size("feature count", 1 << 24)?;
         let classes = r.size("class count", 1 << 16)?;
+        let grid = if kind == KIND_CONV {
+            let mut side = |what: &str| -> Result<usize, String> {
+                let v = r.u32(what)? as usize;
+                if v > 1 << 12 {
+                    return Err(format!("{what} {v} is implausible (limit 4096)"));
+                }
+                Ok(v)
+            };
+            let (width, height) = (side("grid width")?, side("grid height")?);
+            let (planes, window) = (side("grid planes")?, side("window")?);
+            let grid = PatchGrid::new(width, height, planes, window)
+                .map_err(|e| format!("bad patch grid: {e}"))?;
+            if grid.input_features() != features {
+                return Err(format!(
+                    "the patch grid has {} input features, the header says {features}",
+                    grid.input_features()
+                ));
+            }
+            Some(grid)
+        } else {
+            None
+        };
         let encoder = r.text("encoder name")?;
         let feature_names = (0..features)
             .map(|i| r.text(&format!("feature name {i}")))
             .collect::<Result<Vec<_>, _>>()?;
         // Check the size before allocating anything the header asks for.
-        let words = LiteralLayout::new(features).words();
+        let literal_features = grid.map_or(features, |g| g.patch_features());
+        let words = crate::tm::literals::LiteralLayout::new(literal_features).words();
         let expected = (classes as u128)
             * (params.clauses as u128)
             * ((params.state_bits.clamp(1, 16) * words * 8 + 4) as u128);
@@ -234,8 +398,11 @@ impl SavedModel {
                 "the header describes {expected} bytes of clause state, the file holds {left}"
             ));
         }
-        let mut machine = MultiClassTm::new(params, features, classes)
-            .map_err(|e| format!("bad hyper-parameters: {e}"))?;
+        let mut machine = match grid {
+            None => MultiClassTm::new(params, features, classes).map(Machine::PerClass),
+            Some(grid) => ConvTm::new(params, grid, classes).map(Machine::Conv),
+        }
+        .map_err(|e| format!("bad hyper-parameters: {e}"))?;
         let mut parts = Vec::new();
         let shapes: Vec<(usize, usize, usize)> = machine
             .banks()
@@ -277,4 +444,140 @@ impl SavedModel {
         })?;
         SavedModel::from_bytes(&bytes, &path.display().to_string())
     }
+}
+
+/// The inference export of a saved model: its include masks and weights (see the module
+/// documentation). Convolutional machines have no flat export (a clause there is tested
+/// against every patch).
+pub fn inference_bytes(model: &SavedModel) -> Result<Vec<u8>, String> {
+    match &model.machine {
+        Machine::PerClass(tm) => Ok(export_compiled(
+            &tm.compile(),
+            tm.features(),
+            tm.params().threshold,
+        )),
+        Machine::Conv(_) => {
+            Err("convolutional models cannot be exported as flat include masks".into())
+        }
+    }
+}
+
+/// The inference export of a compiled model (of any machine, e.g.
+/// [`crate::tm::CoalescedTm::compile`]) over `features` features with vote clamp
+/// `threshold`.
+pub fn export_compiled(compiled: &InferenceModel, features: usize, threshold: i32) -> Vec<u8> {
+    let mut w = Writer(Vec::new());
+    w.0.extend_from_slice(INFERENCE_MAGIC);
+    w.u32(INFERENCE_VERSION);
+    w.u64(features as u64);
+    w.u64(compiled.classes() as u64);
+    w.u32(threshold as u32);
+    w.u64(compiled.clauses().len() as u64);
+    for clause in compiled.clauses() {
+        w.u32(clause.literals.len() as u32);
+        for &l in &clause.literals {
+            w.u32(l as u32);
+        }
+        for &x in &clause.weights {
+            w.u32(x as u32);
+        }
+    }
+    let sum = checksum(&w.0);
+    w.u64(sum);
+    w.0
+}
+
+/// Writes the inference export of `model` to `path` (temporary file, then rename).
+pub fn save_inference(model: &SavedModel, path: &Path) -> Result<(), ModelError> {
+    let bytes = inference_bytes(model).map_err(|message| ModelError::Format {
+        path: path.display().to_string(),
+        message,
+    })?;
+    write_atomically(path, &bytes).map_err(|source| ModelError::Io {
+        path: path.display().to_string(),
+        source,
+    })
+}
+
+/// Reads an inference export; `source` names the bytes in errors.
+pub fn read_inference(bytes: &[u8], source: &str) -> Result<InferenceModel, ModelError> {
+    parse_inference(bytes).map_err(|message| ModelError::Format {
+        path: source.to_string(),
+        message,
+    })
+}
+
+/// Loads an inference export from `path`.
+pub fn load_inference(path: &Path) -> Result<InferenceModel, ModelError> {
+    let bytes = std::fs::read(path).map_err(|source| ModelError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    read_inference(&bytes, &path.display().to_string())
+}
+
+fn parse_inference(bytes: &[u8]) -> Result<InferenceModel, String> {
+    if bytes.len() < INFERENCE_MAGIC.len() || &bytes[..INFERENCE_MAGIC.len()] != INFERENCE_MAGIC {
+        return Err("not a tmbot inference export (bad magic)".into());
+    }
+    if bytes.len() < INFERENCE_MAGIC.len() + 4 + 8 {
+        return Err(format!("truncated: only {} bytes", bytes.len()));
+    }
+    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+    if version != INFERENCE_VERSION {
+        return Err(format!(
+            "inference export version {version}, this program reads {INFERENCE_VERSION}"
+        ));
+    }
+    let (body, tail) = bytes.split_at(bytes.len() - 8);
+    if checksum(body) != u64::from_le_bytes(tail.try_into().expect("8 bytes")) {
+        return Err("checksum mismatch: the file is damaged or truncated".into());
+    }
+    let mut r = Reader {
+        bytes: body,
+        at: 12,
+    };
+    let features = r.size("feature count", 1 << 24)?;
+    let classes = r.size("class count", 1 << 16)?;
+    if classes < 2 {
+        return Err(format!("{classes} classes, need at least 2"));
+    }
+    let threshold = r.u32("T")? as i32;
+    if threshold < 1 {
+        return Err(format!("T must be at least 1, got {threshold}"));
+    }
+    // Every clause takes at least 4 + 4 * classes bytes: bound the count before allocating.
+    let clause_count = r.size("clause count", body.len() / (4 + 4 * classes))?;
+    let mut clauses = Vec::with_capacity(clause_count);
+    for j in 0..clause_count {
+        let what = format!("clause {j}");
+        let n = r.u32(&what)? as usize;
+        if n == 0 || n > 2 * features {
+            return Err(format!(
+                "{what}: {n} literals, expected 1..={}",
+                2 * features
+            ));
+        }
+        let literals = (0..n)
+            .map(|_| {
+                let l = r.u32(&what)? as usize;
+                if l < 2 * features {
+                    Ok(l)
+                } else {
+                    Err(format!("{what}: literal {l} is not below {}", 2 * features))
+                }
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let weights = (0..classes)
+            .map(|_| r.u32(&what).map(|x| x as i32))
+            .collect::<Result<Vec<_>, _>>()?;
+        clauses.push(CompiledClause { literals, weights });
+    }
+    if r.at != body.len() {
+        return Err(format!(
+            "{} bytes left over after the last clause",
+            body.len() - r.at
+        ));
+    }
+    Ok(InferenceModel::new(features, classes, threshold, clauses))
 }
