@@ -14,13 +14,13 @@ use tmbot::search::Limits;
 use tmbot::tm::data::Dataset;
 use tmbot::tm::multiclass::MultiClassTm;
 use tmbot::tm::params::Params;
-use tmbot::tm::persist::SavedModel;
+use tmbot::tm::persist::{Machine, SavedModel};
 
 fn save(machine: MultiClassTm, encoder: &str, names: Vec<String>, path: &std::path::Path) {
     SavedModel {
         encoder: encoder.to_string(),
         feature_names: names,
-        machine,
+        machine: Machine::PerClass(machine),
     }
     .save(path)
     .unwrap();
@@ -171,4 +171,70 @@ fn a_checkers_model_plugs_into_every_search_by_spec() {
         .to_string();
     assert!(err.contains("/nonexistent/model.tm"), "{err}");
     assert!(Player::<Checkers>::from_spec("greedy:eval=tm").is_err());
+}
+
+#[test]
+fn a_convolutional_checkers_model_evaluates_positions() {
+    use tmbot::features::patches::PatchGrid;
+    use tmbot::tm::conv::ConvTm;
+    // Label: does Black have a king anywhere? A pattern with no fixed square.
+    let mut rng = seeded(11);
+    let mut data = Dataset::with_names(tmbot::features::checkers_planes::feature_names());
+    let mut positions = Vec::new();
+    for _ in 0..200 {
+        let mut squares = [0u8; 32];
+        for sq in squares.iter_mut() {
+            *sq = [0, 0, 0, 1, 3][rng.random_range(0..5)];
+        }
+        let king = rng.random_bool(0.5);
+        if king {
+            squares[rng.random_range(0..32)] = 2;
+        }
+        data.push(
+            &tmbot::features::checkers_planes::encode(&squares).unwrap(),
+            u32::from(king),
+        );
+        positions.push(squares);
+    }
+    let params = Params {
+        clauses: 20,
+        threshold: 10,
+        specificity: 3.0,
+        seed: 4,
+        ..Params::default()
+    };
+    let mut machine = ConvTm::new(params, PatchGrid::checkers(2).unwrap(), 2).unwrap();
+    for _ in 0..10 {
+        machine.fit_epoch(&data);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("conv.tm");
+    SavedModel {
+        encoder: "checkers-planes".to_string(),
+        feature_names: tmbot::features::checkers_planes::feature_names(),
+        machine: Machine::Conv(machine.clone()),
+    }
+    .save(&path)
+    .unwrap();
+    let evaluator = TmEvaluator::<Checkers>::load(path.to_str().unwrap()).unwrap();
+    // The evaluator's value is the machine's own prediction (2 classes: loss 0, win 1; ties
+    // to the lower class), Black to move at the start.
+    let game = Checkers::new();
+    let value = evaluator.evaluate(std::slice::from_ref(&game))[0];
+    let mut start = Dataset::new(128);
+    start.push(&game.encode(128).unwrap(), 0);
+    let sums = machine.class_sums(start.row(0));
+    let predicted = if sums[1] > sums[0] { 1.0 } else { 0.0 };
+    assert_eq!(value.value, predicted);
+    // And it learned the position-free pattern on its training data.
+    let correct = (0..data.len()).filter(|&i| {
+        let sums = machine.class_sums(data.row(i));
+        usize::from(sums[1] > sums[0]) == data.labels()[i] as usize
+    });
+    assert!(correct.count() >= 160, "a black king anywhere is learned");
+    let mut player =
+        Player::<Checkers>::from_spec(&format!("greedy:eval=tm:{}", path.display())).unwrap();
+    assert!(player
+        .choose(&game, &Limits::default(), &mut seeded(2))
+        .is_some());
 }

@@ -15,7 +15,7 @@ use crate::game::hex::Hex;
 use crate::game::{Color, Game};
 use crate::tm::data::Dataset;
 use crate::tm::inference::InferenceModel;
-use crate::tm::persist::SavedModel;
+use crate::tm::persist::{Machine, SavedModel};
 use std::marker::PhantomData;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -88,9 +88,27 @@ impl TmEncoding for Hex {
     }
 }
 
+/// How the evaluator computes class sums: per-class machines are compiled to include masks;
+/// convolutional machines test every patch, sample by sample.
+enum Scorer {
+    Compiled(InferenceModel),
+    Patches(Box<Machine>),
+}
+
+impl Scorer {
+    fn class_sums(&self, data: &Dataset) -> Vec<i32> {
+        match self {
+            Scorer::Compiled(model) => model.class_sums(data),
+            Scorer::Patches(machine) => (0..data.len())
+                .flat_map(|i| machine.class_sums(data.row(i)))
+                .collect(),
+        }
+    }
+}
+
 /// A saved Tsetlin Machine used as an evaluator.
 pub struct TmEvaluator<G> {
-    model: InferenceModel,
+    scorer: Scorer,
     features: usize,
     class_values: Vec<f64>,
     threshold: f64,
@@ -111,11 +129,17 @@ impl<G: TmEncoding> TmEvaluator<G> {
         }
         let class_values =
             G::class_values(saved.machine.classes()).map_err(|e| format!("{path}: {e}"))?;
+        let features = saved.machine.features();
+        let threshold = f64::from(saved.machine.params().threshold);
+        let scorer = match saved.machine {
+            Machine::PerClass(tm) => Scorer::Compiled(tm.compile()),
+            conv @ Machine::Conv(_) => Scorer::Patches(Box::new(conv)),
+        };
         Ok(TmEvaluator {
-            model: saved.machine.compile(),
-            features: saved.machine.features(),
+            scorer,
+            features,
             class_values,
-            threshold: f64::from(saved.machine.params().threshold),
+            threshold,
             warned: AtomicBool::new(false),
             game: PhantomData,
         })
@@ -160,7 +184,7 @@ impl<G: TmEncoding> Evaluator<G> for TmEvaluator<G> {
                 }
             }
         }
-        let sums = self.model.class_sums(&data);
+        let sums = self.scorer.class_sums(&data);
         let classes = self.class_values.len();
         let mut rows = sums.chunks(classes);
         positions
