@@ -62,14 +62,11 @@ impl Clock {
     }
 }
 
-/// Seconds as an integer when whole to the millisecond, else with 3 decimals.
+/// Seconds as protocols print clocks: whole seconds, rounded to the nearest (GTP's
+/// `time_left` counts whole seconds, and a clock charged a few milliseconds for a quick move
+/// still reads the same).
 pub fn seconds_text(seconds: f64) -> String {
-    let rounded = (seconds * 1000.0).round() / 1000.0;
-    if rounded.fract() == 0.0 && rounded.abs() < 1e15 {
-        format!("{}", rounded as i64)
-    } else {
-        format!("{seconds:.3}")
-    }
+    format!("{}", seconds.round() as i64)
 }
 
 #[cfg(test)]
@@ -80,13 +77,16 @@ mod tests {
     fn describe_and_set() {
         let mut clock = Clock::new(1800.0);
         assert_eq!(clock.describe(), "Black: 1800, White: 1800");
+        clock.set_left(Color::White, 120.4);
+        assert_eq!(clock.left(Color::White), 120.4);
+        assert_eq!(clock.describe(), "Black: 1800, White: 120");
+        clock.set_left(Color::White, 1799.6);
+        assert_eq!(clock.describe(), "Black: 1800, White: 1800");
         clock.set_left(Color::White, 120.5);
-        assert_eq!(clock.left(Color::White), 120.5);
-        assert_eq!(clock.describe(), "Black: 1800, White: 120.500");
         clock.set_left(Color::Black, -4.0);
         assert_eq!(clock.left(Color::Black), 0.0);
         clock.set_left(Color::Black, 1799.9996);
-        assert_eq!(clock.describe(), "Black: 1800, White: 120.500");
+        assert_eq!(clock.describe(), "Black: 1800, White: 121");
         clock.reset();
         assert_eq!(clock.left(Color::White), 1800.0);
     }
