@@ -35,7 +35,8 @@ pub struct InferenceModel {
 /// The clauses flattened for evaluation.
 #[derive(Clone, Debug, Default)]
 struct Plan {
-    /// Literals of every clause, back to back.
+    /// Literals of every clause, back to back, each clause padded to a multiple of
+    /// [`LITERAL_GROUP`] with the always-true column `2F`.
     literals: Vec<u32>,
     /// Clause i's literals are `literals[literal_start[i]..literal_start[i + 1]]`.
     literal_start: Vec<u32>,
@@ -49,7 +50,7 @@ struct Plan {
 }
 
 impl Plan {
-    fn new(classes: usize, clauses: &[CompiledClause]) -> Plan {
+    fn new(features: usize, classes: usize, clauses: &[CompiledClause]) -> Plan {
         let mut plan = Plan {
             literal_start: vec![0],
             term_start: vec![0],
@@ -59,6 +60,10 @@ impl Plan {
         for clause in clauses {
             plan.literals
                 .extend(clause.literals.iter().map(|&l| l as u32));
+            let padding =
+                clause.literals.len().next_multiple_of(LITERAL_GROUP) - clause.literals.len();
+            plan.literals
+                .extend(std::iter::repeat_n(2 * features as u32, padding));
             plan.literal_start.push(plan.literals.len() as u32);
             for (c, &w) in clause.weights.iter().enumerate() {
                 let counter = 2 * c + (w < 0) as usize;
@@ -78,9 +83,13 @@ impl Plan {
     }
 }
 
+/// Literals ANDed between two tests for an empty batch: independent loads pipeline better
+/// than one test per literal.
+const LITERAL_GROUP: usize = 4;
+
 /// Per-thread working space of one batch.
 struct Scratch {
-    /// One word per literal: bit s = the literal's value in sample s.
+    /// One word per literal, then an always-true word: bit s = the value in sample s.
     columns: Vec<u64>,
     /// 64 rows of one feature word, transposed in place.
     block: [u64; 64],
@@ -100,7 +109,7 @@ impl InferenceModel {
         clauses: Vec<CompiledClause>,
     ) -> InferenceModel {
         InferenceModel {
-            plan: Plan::new(classes, &clauses),
+            plan: Plan::new(features, classes, &clauses),
             features,
             classes,
             threshold,
@@ -139,7 +148,7 @@ impl InferenceModel {
         for clause in &mut self.clauses {
             clause.literals.sort_by_key(|&l| (true_count(l), l));
         }
-        self.plan = Plan::new(self.classes, &self.clauses);
+        self.plan = Plan::new(self.features, self.classes, &self.clauses);
     }
 
     /// Class sums of every sample of `data`, `classes` values per sample (sample-major).
@@ -149,7 +158,7 @@ impl InferenceModel {
         let mut sums = vec![0i32; data.len() * k];
         sums.par_chunks_mut(64 * k).enumerate().for_each_init(
             || Scratch {
-                columns: vec![0; 2 * self.features],
+                columns: vec![0; 2 * self.features + 1],
                 block: [0; 64],
                 counters: vec![0; 2 * k * self.plan.planes],
                 tally: [0; 64],
@@ -174,7 +183,8 @@ impl InferenceModel {
     /// Fills `scratch.columns` with the literal columns of samples `start..start + n`.
     fn transpose_batch(&self, data: &Dataset, start: usize, n: usize, scratch: &mut Scratch) {
         let f = self.features;
-        let (plain, negated) = scratch.columns.split_at_mut(f);
+        let (plain, rest) = scratch.columns.split_at_mut(f);
+        let (negated, always) = rest.split_at_mut(f);
         for w in 0..data.layout().feature_words() {
             for (s, row) in scratch.block.iter_mut().enumerate() {
                 *row = if s < n { data.row(start + s)[w] } else { 0 };
@@ -188,6 +198,7 @@ impl InferenceModel {
         for (neg, &pos) in negated.iter_mut().zip(plain.iter()) {
             *neg = !pos & lanes;
         }
+        always[0] = lanes;
     }
 
     fn batch_sums(
@@ -209,8 +220,8 @@ impl InferenceModel {
             let literals =
                 &plan.literals[plan.literal_start[i] as usize..plan.literal_start[i + 1] as usize];
             let mut alive = lanes;
-            for &l in literals {
-                alive &= columns[l as usize];
+            for group in literals.chunks_exact(LITERAL_GROUP) {
+                alive &= group.iter().fold(u64::MAX, |a, &l| a & columns[l as usize]);
                 if alive == 0 {
                     break;
                 }
