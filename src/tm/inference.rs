@@ -63,7 +63,7 @@ impl Plan {
             let padding =
                 clause.literals.len().next_multiple_of(LITERAL_GROUP) - clause.literals.len();
             plan.literals
-                .extend(std::iter::repeat_n(2 * features as u32, padding));
+                .extend(std::iter::repeat(2 * features as u32).take(padding));
             plan.literal_start.push(plan.literals.len() as u32);
             for (c, &w) in clause.weights.iter().enumerate() {
                 let counter = 2 * c + (w < 0) as usize;
