@@ -1,8 +1,8 @@
 //! Fast inference from exported include masks: each non-empty clause as its included
-//! literals and signed per-class weights, evaluated 64 samples at a time.
+//! literals and signed per-class weights, evaluated 256 samples at a time.
 //!
-//! A batch of 64 samples is transposed (64 x 64 bit blocks) so that one word holds one
-//! literal of the 64 samples; a clause is then the AND of its literals' words, stopping once
+//! A batch of 256 samples is transposed (64 x 64 bit blocks) so that four words hold one
+//! literal of the batch; a clause is then the AND of its literals' words, stopping once
 //! no sample is left. Votes are tallied in bit-sliced counters, one per (class, sign): a
 //! clause adds its surviving-sample word at the planes of its weight's set bits (a short
 //! ripple carry), so the cost per clause does not grow with the number of matching samples.
@@ -87,16 +87,38 @@ impl Plan {
 /// than one test per literal.
 const LITERAL_GROUP: usize = 4;
 
+/// Words of samples per batch: a batch is `64 * WIDTH` samples, so that a clause's literal
+/// list is walked once for that many samples.
+const WIDTH: usize = 4;
+
+/// Samples per batch.
+const BATCH: usize = 64 * WIDTH;
+
+/// One bit per sample of a batch.
+type Lanes = [u64; WIDTH];
+
 /// Per-thread working space of one batch.
 struct Scratch {
-    /// One word per literal, then an always-true word: bit s = the value in sample s.
-    columns: Vec<u64>,
+    /// One lane set per literal, then an always-true one: bit s = the value in sample s.
+    columns: Vec<Lanes>,
     /// 64 rows of one feature word, transposed in place.
     block: [u64; 64],
-    /// `planes` words per counter.
-    counters: Vec<u64>,
+    /// `planes` lane sets per counter.
+    counters: Vec<Lanes>,
     /// Tally of one counter per sample.
-    tally: [i64; 64],
+    tally: [i64; BATCH],
+}
+
+/// The lanes of the first `n` samples of a batch.
+fn first_lanes(n: usize) -> Lanes {
+    std::array::from_fn(|i| {
+        let used = n.saturating_sub(64 * i).min(64);
+        if used == 64 {
+            u64::MAX
+        } else {
+            (1u64 << used) - 1
+        }
+    })
 }
 
 impl InferenceModel {
@@ -156,15 +178,15 @@ impl InferenceModel {
         assert_eq!(data.features(), self.features, "feature count");
         let k = self.classes;
         let mut sums = vec![0i32; data.len() * k];
-        sums.par_chunks_mut(64 * k).enumerate().for_each_init(
+        sums.par_chunks_mut(BATCH * k).enumerate().for_each_init(
             || Scratch {
-                columns: vec![0; 2 * self.features + 1],
+                columns: vec![[0; WIDTH]; 2 * self.features + 1],
                 block: [0; 64],
-                counters: vec![0; 2 * k * self.plan.planes],
-                tally: [0; 64],
+                counters: vec![[0; WIDTH]; 2 * k * self.plan.planes],
+                tally: [0; BATCH],
             },
             |scratch, (chunk, out)| {
-                let start = chunk * 64;
+                let start = chunk * BATCH;
                 let n = out.len() / k;
                 self.batch_sums(data, start, n, scratch, out);
             },
@@ -186,17 +208,26 @@ impl InferenceModel {
         let (plain, rest) = scratch.columns.split_at_mut(f);
         let (negated, always) = rest.split_at_mut(f);
         for w in 0..data.layout().feature_words() {
-            for (s, row) in scratch.block.iter_mut().enumerate() {
-                *row = if s < n { data.row(start + s)[w] } else { 0 };
-            }
-            transpose64(&mut scratch.block);
             let first = w * 64;
             let count = (f - first).min(64);
-            plain[first..first + count].copy_from_slice(&scratch.block[..count]);
+            for part in 0..WIDTH {
+                for (s, row) in scratch.block.iter_mut().enumerate() {
+                    let sample = part * 64 + s;
+                    *row = if sample < n {
+                        data.row(start + sample)[w]
+                    } else {
+                        0
+                    };
+                }
+                transpose64(&mut scratch.block);
+                for (column, &bits) in plain[first..first + count].iter_mut().zip(&scratch.block) {
+                    column[part] = bits;
+                }
+            }
         }
-        let lanes = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
-        for (neg, &pos) in negated.iter_mut().zip(plain.iter()) {
-            *neg = !pos & lanes;
+        let lanes = first_lanes(n);
+        for (neg, pos) in negated.iter_mut().zip(plain.iter()) {
+            *neg = std::array::from_fn(|i| !pos[i] & lanes[i]);
         }
         always[0] = lanes;
     }
@@ -212,21 +243,28 @@ impl InferenceModel {
         self.transpose_batch(data, start, n, scratch);
         let plan = &self.plan;
         let planes = plan.planes;
-        let lanes = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let lanes = first_lanes(n);
         let columns = &scratch.columns;
         let counters = &mut scratch.counters;
-        counters.fill(0);
+        counters.fill([0; WIDTH]);
         for i in 0..plan.literal_start.len() - 1 {
             let literals =
                 &plan.literals[plan.literal_start[i] as usize..plan.literal_start[i + 1] as usize];
             let mut alive = lanes;
             for group in literals.chunks_exact(LITERAL_GROUP) {
-                alive &= group.iter().fold(u64::MAX, |a, &l| a & columns[l as usize]);
-                if alive == 0 {
+                let group: &[u32; LITERAL_GROUP] = group.try_into().expect("exact chunk");
+                for &l in group {
+                    let column = &columns[l as usize];
+                    for (lane, &bits) in alive.iter_mut().zip(column) {
+                        *lane &= bits;
+                    }
+                }
+                let any = alive.iter().fold(0, |a, &lane| a | lane);
+                if any == 0 {
                     break;
                 }
             }
-            if alive == 0 {
+            if alive.iter().all(|&lane| lane == 0) {
                 continue;
             }
             for &(counter, plane) in
@@ -236,10 +274,14 @@ impl InferenceModel {
                 let mut carry = alive;
                 // The planes hold the largest possible tally, so the carry always ends.
                 for p in &mut counters[base + plane as usize..base + planes] {
-                    let next = *p & carry;
-                    *p ^= carry;
-                    carry = next;
-                    if carry == 0 {
+                    let mut any = 0;
+                    for (x, c) in carry.iter_mut().enumerate() {
+                        let next = p[x] & *c;
+                        p[x] ^= *c;
+                        *c = next;
+                        any |= next;
+                    }
+                    if any == 0 {
                         break;
                     }
                 }
@@ -248,16 +290,18 @@ impl InferenceModel {
         let k = self.classes;
         let t = self.threshold as i64;
         for c in 0..k {
-            scratch.tally = [0; 64];
+            scratch.tally = [0; BATCH];
             for (sign, counter) in [(1i64, 2 * c), (-1, 2 * c + 1)] {
-                for (p, &plane) in counters[counter * planes..(counter + 1) * planes]
+                for (p, plane) in counters[counter * planes..(counter + 1) * planes]
                     .iter()
                     .enumerate()
                 {
-                    let mut bits = plane;
-                    while bits != 0 {
-                        scratch.tally[bits.trailing_zeros() as usize] += sign << p;
-                        bits &= bits - 1;
+                    for (x, &word) in plane.iter().enumerate() {
+                        let mut bits = word;
+                        while bits != 0 {
+                            scratch.tally[64 * x + bits.trailing_zeros() as usize] += sign << p;
+                            bits &= bits - 1;
+                        }
                     }
                 }
             }
@@ -307,7 +351,7 @@ mod tests {
 
     #[test]
     fn weighted_votes_equal_a_direct_count() {
-        // 70 features (two feature words), 3 classes, large mixed weights, 100 samples (a
+        // 70 features (two feature words), 3 classes, large mixed weights, 300 samples (a
         // full and a partial batch).
         let mut rng = seeded(8);
         let features = 70;
@@ -322,7 +366,7 @@ mod tests {
             })
             .collect();
         let mut data = Dataset::new(features);
-        for _ in 0..100 {
+        for _ in 0..300 {
             let x: Vec<u8> = (0..features)
                 .map(|_| (rng.next_u32() % 4 != 0) as u8)
                 .collect();
