@@ -132,6 +132,19 @@ fn peak_rss_mb() -> Option<f64> {
     Some(kb / 1024.0)
 }
 
+/// User plus system CPU seconds of this process so far (Linux), a steadier measure than wall
+/// time when other programs share the cores.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    let rest = stat.rsplit_once(')')?.1;
+    let mut fields = rest.split_whitespace().skip(11);
+    let user: f64 = fields.next()?.parse().ok()?;
+    let system: f64 = fields.next()?.parse().ok()?;
+    // Clock ticks are 1/100 s on Linux.
+    Some((user + system) / 100.0)
+}
+
 fn accuracy(predicted: &[usize], data: &Dataset) -> f64 {
     let hits = predicted
         .iter()
@@ -254,6 +267,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     drop(tm);
     let rounds = args.inference_positions.div_ceil(test.len().max(1));
     let start = Instant::now();
+    let cpu_start = cpu_seconds();
     let mut checksum = 0i64;
     for _ in 0..rounds {
         checksum += compiled
@@ -263,9 +277,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .sum::<i64>();
     }
     let seconds = start.elapsed().as_secs_f64();
+    let cpu = cpu_seconds().zip(cpu_start).map(|(end, begin)| end - begin);
+    let positions = (rounds * test.len()) as f64;
     println!(
-        "tmbot inference: {:.0} positions/s ({} positions, {} non-empty clauses, checksum {checksum})",
-        (rounds * test.len()) as f64 / seconds,
+        "tmbot inference: {:.0} positions/s, {:.0} per CPU second ({} positions, {} non-empty clauses, checksum {checksum})",
+        positions / seconds,
+        cpu.map_or(f64::NAN, |c| positions / c),
         rounds * test.len(),
         compiled.clauses().len()
     );
