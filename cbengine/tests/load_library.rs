@@ -3,6 +3,8 @@
 
 use std::ffi::{c_char, c_int, CStr, CString};
 use std::path::PathBuf;
+use std::process::Command;
+use std::sync::OnceLock;
 use tmbot::game::checkers::{Checkers, Position};
 use tmbot::game::{Color, Game};
 use tmbot_cb::board::{read_board, write_board, CbBoard, CbMove, CB_BLACK, CB_WHITE};
@@ -19,15 +21,32 @@ type GetMove = unsafe extern "C" fn(
 ) -> c_int;
 type EngineCommand = unsafe extern "C" fn(*const c_char, *mut c_char) -> c_int;
 
-/// The cdylib next to the test binary's `deps/` folder.
+/// The cdylib: next to the test binary's `deps/` folder when the workspace was built
+/// (`cargo build --release --workspace`, as CI does first); otherwise built once here into a
+/// target folder of its own (cargo holds the main one while tests run).
 fn library_path() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().unwrap().parent().unwrap();
-    dir.join(format!(
-        "{}tmbot_cb{}",
-        std::env::consts::DLL_PREFIX,
-        std::env::consts::DLL_SUFFIX
-    ))
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let name = format!(
+            "{}tmbot_cb{}",
+            std::env::consts::DLL_PREFIX,
+            std::env::consts::DLL_SUFFIX
+        );
+        let exe = std::env::current_exe().unwrap();
+        let beside = exe.parent().unwrap().parent().unwrap().join(&name);
+        if beside.exists() {
+            return beside;
+        }
+        let target = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/cdylib-for-tests");
+        let status = Command::new(env!("CARGO"))
+            .args(["build", "--release", "-p", "tmbot-cb", "--lib"])
+            .env("CARGO_TARGET_DIR", &target)
+            .status()
+            .expect("cargo runs");
+        assert!(status.success(), "building the engine library failed");
+        target.join("release").join(name)
+    })
+    .clone()
 }
 
 struct Library {

@@ -1,4 +1,4 @@
-//! `arena`: tmbot's harness (perft, game replay, Tsetlin Machine training, benchmarks, ...).
+//! `arena`: tmbot's harness (showcase, perft, game replay, matches, Tsetlin Machine training, benchmarks).
 
 mod bench;
 mod cv;
@@ -38,7 +38,7 @@ enum Command {
     Export(export::Args),
     /// Play a series between two in-process players, colours alternating.
     Match(matches::Args),
-    /// Benchmarks (perft, playouts, Tsetlin Machine).
+    /// Benchmarks (perft, playouts, searches, engine, Tsetlin Machine).
     Bench(bench::Args),
 }
 
