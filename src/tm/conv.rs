@@ -352,14 +352,7 @@ impl ConvTm {
             }
         }
         if p.literal_drop > 0.0 {
-            let mut keep = vec![0u64; self.layout.words()];
-            for l in 0..self.layout.literals() {
-                if self.rng.random::<f64>() >= p.literal_drop {
-                    let (w, b) = self.layout.slot(l);
-                    keep[w] |= 1 << b;
-                }
-            }
-            self.literal_keep = Some(keep);
+            self.literal_keep = Some(self.layout.keep_mask(p.literal_drop, &mut self.rng));
         }
     }
 

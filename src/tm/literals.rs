@@ -14,6 +14,20 @@ pub struct LiteralLayout {
 }
 
 impl LiteralLayout {
+    /// A literal-drop mask for one epoch: each literal is kept (bit set) with probability
+    /// `1 - drop`, one draw per literal in order.
+    pub(crate) fn keep_mask(&self, drop: f64, rng: &mut crate::rng::Rng) -> Vec<u64> {
+        use rand::Rng as _;
+        let mut keep = vec![0u64; self.words()];
+        for l in 0..self.literals() {
+            if rng.random::<f64>() >= drop {
+                let (w, b) = self.slot(l);
+                keep[w] |= 1 << b;
+            }
+        }
+        keep
+    }
+
     /// The layout for `features` features.
     pub fn new(features: usize) -> LiteralLayout {
         LiteralLayout {
