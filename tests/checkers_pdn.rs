@@ -106,6 +106,22 @@ fn ambiguous_captures_are_written_with_their_path() {
 }
 
 #[test]
+fn a_whole_path_names_its_move_even_inside_a_king_loop() {
+    // The king on 10 may take 6 alone (10x1) or run the loop 10x19x12x3x10x1 taking all five:
+    // both paths contain 10 then 1, but `10x1` is the whole path of the first.
+    let game = Checkers::from_fen("B:W6,7,8,15,16:BK10").unwrap();
+    let single = game.parse_move("10x1").unwrap();
+    assert_eq!(single.captured(), 1 << 5);
+    let looped = game.parse_move("10x19x12x3x10x1").unwrap();
+    assert_eq!(looped.capture_count(), 5);
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    for mv in moves {
+        assert_eq!(game.parse_move(&game.move_to_text(mv)), Ok(mv), "{mv:#}");
+    }
+}
+
+#[test]
 fn dialect_quirks_and_bad_games_are_reported_with_their_place() {
     let text = "[Event \"quirks\"]  \n[Black \"A\"] \n[White \"B \\\"C\\\"\"]\n[Result \"1-0\"]\n\
         1. 11-15 {a comment} 23-18 2. 8-11 ; to the end of line\n27-23 (2... 9-14 (3. 1-5)) \

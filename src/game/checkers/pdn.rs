@@ -60,7 +60,8 @@ impl Position {
     }
 
     /// Reads PDN move text and finds the legal move it names: the one whose path contains
-    /// every given square in order (paths with the same effect count as one move).
+    /// every given square in order (paths with the same effect count as one move), or, among
+    /// several, the one whose whole path is exactly the text.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let given = parse_squares(text)?;
         let illegal = |reason: String| {
@@ -76,6 +77,13 @@ impl Position {
         for mv in paths.iter().filter(|m| path_contains(m, &given)) {
             if !matched.iter().any(|m| m.same_effect(mv)) {
                 matched.push(*mv);
+            }
+        }
+        // A text that is some move's whole path names that move, even when a longer path
+        // (a king's loop back through the same squares) also contains it.
+        if matched.len() > 1 {
+            if let Some(exact) = matched.iter().find(|m| m.squares() == given) {
+                matched = vec![*exact];
             }
         }
         match matched.as_slice() {
