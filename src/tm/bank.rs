@@ -5,6 +5,10 @@
 //! (the top bit) is the include mask. A state lies in `0..2^bits`; the automaton includes its
 //! literal iff the state is at least `2^(bits-1)`. Automata start at `2^(bits-1) - 1`, just
 //! below the include boundary.
+//!
+//! Each clause also keeps an index of its include mask: the words that are not zero, with
+//! their masks, rebuilt after every feedback. A clause includes few literals, so evaluating
+//! it reads a handful of words instead of the whole plane.
 
 use crate::rng::Rng;
 use crate::tm::bitslice;
@@ -18,11 +22,22 @@ pub struct ClauseBank {
     bits: usize,
     clauses: usize,
     states: Vec<u64>,
+    /// Per clause (from `clause * words`): the non-zero include words, `index_len[clause]`
+    /// of them.
+    index: Vec<IncludeWord>,
+    index_len: Vec<u32>,
+}
+
+/// One non-zero word of a clause's include mask.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct IncludeWord {
+    mask: u64,
+    word: u32,
 }
 
 /// What a Type I feedback needs besides the clause: specificity randomness and boost.
 pub struct TypeI<'a> {
-    /// Draws the literals that get a 1/s event.
+    /// Draws the literals that get a 1/s event (a subset of all literals).
     pub sampler: &'a SubsetSampler,
     /// Strengthen literals that are 1 always (true) or with probability (s-1)/s (false).
     pub boost_true_positive: bool,
@@ -42,12 +57,52 @@ impl ClauseBank {
                 }
             }
         }
-        ClauseBank {
+        ClauseBank::indexed(layout, bits, clauses, states)
+    }
+
+    /// A bank over `states` with its include index built.
+    fn indexed(layout: LiteralLayout, bits: usize, clauses: usize, states: Vec<u64>) -> ClauseBank {
+        let words = layout.words();
+        let mut bank = ClauseBank {
             layout,
             bits,
             clauses,
             states,
+            index: vec![IncludeWord::default(); clauses * words],
+            index_len: vec![0; clauses],
+        };
+        for clause in 0..clauses {
+            bank.reindex(clause);
         }
+        bank
+    }
+
+    /// Rebuilds the include index of `clause` from its top plane.
+    fn reindex(&mut self, clause: usize) {
+        let words = self.layout.words();
+        let top = self.base(clause) + (self.bits - 1) * words;
+        let first = clause * words;
+        let mut len = 0;
+        for (w, &mask) in self.states[top..top + words].iter().enumerate() {
+            if mask != 0 {
+                self.index[first + len] = IncludeWord {
+                    mask,
+                    word: w as u32,
+                };
+                len += 1;
+            }
+        }
+        self.index_len[clause] = len as u32;
+    }
+
+    /// The non-zero words of the include mask of `clause`: (word position, mask).
+    #[inline]
+    fn indexed_includes(&self, clause: usize) -> impl Iterator<Item = (usize, u64)> + '_ {
+        let first = clause * self.layout.words();
+        let len = self.index_len[clause] as usize;
+        self.index[first..first + len]
+            .iter()
+            .map(|e| (e.word as usize, e.mask))
     }
 
     /// A bank from raw state words (as [`ClauseBank::raw_states`] returns them).
@@ -57,14 +112,8 @@ impl ClauseBank {
         clauses: usize,
         states: Vec<u64>,
     ) -> Option<ClauseBank> {
-        ((1..=16).contains(&bits) && states.len() == clauses * bits * layout.words()).then_some(
-            ClauseBank {
-                layout,
-                bits,
-                clauses,
-                states,
-            },
-        )
+        ((1..=16).contains(&bits) && states.len() == clauses * bits * layout.words())
+            .then(|| ClauseBank::indexed(layout, bits, clauses, states))
     }
 
     /// The raw state words (clause-major, then plane, then word).
@@ -102,7 +151,9 @@ impl ClauseBank {
 
     /// Number of literals `clause` includes.
     pub fn include_count(&self, clause: usize) -> u32 {
-        self.includes(clause).iter().map(|w| w.count_ones()).sum()
+        self.indexed_includes(clause)
+            .map(|(_, m)| m.count_ones())
+            .sum()
     }
 
     /// The state of the automaton of (`clause`, `literal`).
@@ -119,96 +170,70 @@ impl ClauseBank {
         let words = self.layout.words();
         let value = state.min((1 << self.bits) - 1);
         bitslice::set_lane(&mut self.states[start..], words, self.bits, b, value);
+        self.reindex(clause);
     }
 
     /// Clause output while learning: 1 when every included literal (not dropped) is 1, so an
     /// empty clause outputs 1. `keep` masks out dropped literals.
     #[inline]
     pub fn output_learning(&self, clause: usize, literals: &[u64], keep: Option<&[u64]>) -> bool {
-        let inc = self.includes(clause);
         match keep {
-            None => {
-                // Four words per test: fewer branches, and the loads pipeline.
-                let mut chunks = inc.chunks_exact(4).zip(literals.chunks_exact(4));
-                let whole = chunks.all(|(i, l)| {
-                    (i[0] & !l[0]) | (i[1] & !l[1]) | (i[2] & !l[2]) | (i[3] & !l[3]) == 0
-                });
-                let tail = inc.len() - inc.len() % 4;
-                whole
-                    && inc[tail..]
-                        .iter()
-                        .zip(&literals[tail..])
-                        .all(|(&i, &l)| i & !l == 0)
-            }
-            Some(keep) => inc
-                .iter()
-                .zip(literals)
-                .zip(keep)
-                .all(|((&i, &l), &k)| i & k & !l == 0),
+            None => self
+                .indexed_includes(clause)
+                .all(|(w, m)| m & !literals[w] == 0),
+            Some(keep) => self
+                .indexed_includes(clause)
+                .all(|(w, m)| m & keep[w] & !literals[w] == 0),
         }
     }
 
     /// Clause output at prediction: like learning, except that an empty clause outputs 0.
     #[inline]
     pub fn output_predicting(&self, clause: usize, literals: &[u64]) -> bool {
-        let inc = self.includes(clause);
-        let mut any = 0u64;
-        for (&i, &l) in inc.iter().zip(literals) {
-            if i & !l != 0 {
-                return false;
-            }
-            any |= i;
-        }
-        any != 0
+        self.index_len[clause] > 0 && self.output_learning(clause, literals, None)
     }
 
-    /// Adds 1 to the automata of `clause` selected by `mask` (literal words).
-    #[inline]
-    fn increment_masked(&mut self, clause: usize, mask: impl Fn(usize) -> u64) {
-        let words = self.layout.words();
-        let base = self.base(clause);
-        for w in 0..words {
-            let m = mask(w);
-            if m != 0 {
-                bitslice::increment(&mut self.states[base + w..], words, self.bits, m);
+    /// Asks the CPU to start loading the states of `clause` (feedback reads and writes all of
+    /// them; the loads then overlap the drawing of the random subset).
+    #[inline(always)]
+    fn prefetch(&self, clause: usize) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let base = self.base(clause);
+            for line in self.states[base..base + self.bits * self.layout.words()].chunks(8) {
+                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                // SAFETY: a prefetch only hints the cache; the address is inside `states`.
+                unsafe { _mm_prefetch::<_MM_HINT_T0>(line.as_ptr().cast()) };
             }
         }
     }
 
-    /// Subtracts 1 from the automata of `clause` selected by `mask` (literal words).
-    #[inline]
-    fn decrement_masked(&mut self, clause: usize, mask: impl Fn(usize) -> u64) {
+    /// Moves the automata of `clause` one step: `moves(w, include word)` gives the disjoint
+    /// masks of word w that go up and down (saturating); then rebuilds the include index if
+    /// the include mask changed.
+    #[inline(always)]
+    fn step(&mut self, clause: usize, moves: impl Fn(usize, u64) -> (u64, u64)) {
         let words = self.layout.words();
         let base = self.base(clause);
-        for w in 0..words {
-            let m = mask(w);
-            if m != 0 {
-                bitslice::decrement(&mut self.states[base + w..], words, self.bits, m);
-            }
-        }
-    }
-
-    /// Writes into `out` the mask of the automata of `clause` with a state above 0 (the only
-    /// ones a step toward exclude can change), one plane at a time so the loads stream.
-    #[inline]
-    fn above_zero(&self, clause: usize, out: &mut [u64]) {
-        let words = self.layout.words();
-        let base = self.base(clause);
-        out.copy_from_slice(&self.states[base..base + words]);
-        for k in 1..self.bits {
-            let plane = &self.states[base + k * words..base + (k + 1) * words];
-            for (o, &p) in out.iter_mut().zip(plane) {
-                *o |= p;
-            }
+        let planes = &mut self.states[base..base + self.bits * words];
+        #[cfg(target_arch = "x86_64")]
+        let includes_changed = if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has just been found to support AVX2.
+            unsafe { step_avx2(planes, words, self.bits, moves) }
+        } else {
+            bitslice::step_clause(planes, words, self.bits, moves)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let includes_changed = bitslice::step_clause(planes, words, self.bits, moves);
+        if includes_changed {
+            self.reindex(clause);
         }
     }
 
     /// Type Ia feedback (clause output 1): literals that are 1 move toward include (always
     /// with boost, else unless drawn in the 1/s subset); literals that are 0 and drawn move
-    /// toward exclude. Only literals in `keep` (when given) change. The 1/s subset is drawn
-    /// over the literals whose outcome it decides (see [`SubsetSampler::fill`]): the 0
-    /// literals above state 0, plus, without boost, every 1 literal. `scratch` holds two
-    /// literal vectors and is left zero.
+    /// toward exclude. Only literals in `keep` (when given) change. The subset is drawn over
+    /// all literals into `scratch` (at least one literal vector, zero on entry and on exit).
     pub fn type_ia(
         &mut self,
         clause: usize,
@@ -218,39 +243,24 @@ impl ClauseBank {
         rng: &mut Rng,
         scratch: &mut [u64],
     ) {
-        let words = self.layout.words();
         let boost = feedback.boost_true_positive;
-        let (candidates, drawn) = scratch.split_at_mut(words);
-        self.above_zero(clause, candidates);
-        for (w, c) in candidates.iter_mut().enumerate() {
-            let decidable = if boost {
-                !literals[w] & *c
+        self.prefetch(clause);
+        feedback.sampler.draw(rng, scratch);
+        let drawn = &*scratch;
+        self.step(clause, |w, _| {
+            let keep_word = keep.map_or(u64::MAX, |k| k[w]);
+            let up = if boost {
+                literals[w]
             } else {
-                literals[w] | *c
+                literals[w] & !drawn[w]
             };
-            *c = decidable & self.layout.valid(w) & keep.map_or(u64::MAX, |k| k[w]);
-        }
-        feedback.sampler.fill(rng, candidates, drawn);
-        let keep_word = |w: usize| keep.map_or(u64::MAX, |k| k[w]);
-        {
-            let drawn = &*drawn;
-            self.increment_masked(clause, |w| {
-                let up = if boost {
-                    literals[w]
-                } else {
-                    literals[w] & !drawn[w]
-                };
-                up & keep_word(w)
-            });
-            self.decrement_masked(clause, |w| !literals[w] & drawn[w]);
-        }
-        candidates.fill(0);
-        drawn.fill(0);
+            (up & keep_word, !literals[w] & drawn[w] & keep_word)
+        });
+        scratch[..self.layout.words()].fill(0);
     }
 
     /// Type Ib feedback (clause output 0): each literal drawn in the 1/s subset moves toward
-    /// exclude (the subset is drawn over the literals above state 0; `scratch` as for
-    /// [`ClauseBank::type_ia`]).
+    /// exclude (`scratch` as for [`ClauseBank::type_ia`]).
     pub fn type_ib(
         &mut self,
         clause: usize,
@@ -259,35 +269,35 @@ impl ClauseBank {
         rng: &mut Rng,
         scratch: &mut [u64],
     ) {
-        let words = self.layout.words();
-        let (candidates, drawn) = scratch.split_at_mut(words);
-        self.above_zero(clause, candidates);
-        if let Some(keep) = keep {
-            for (c, &k) in candidates.iter_mut().zip(keep) {
-                *c &= k;
-            }
-        }
-        sampler.fill(rng, candidates, drawn);
-        {
-            let drawn = &*drawn;
-            self.decrement_masked(clause, |w| drawn[w]);
-        }
-        candidates.fill(0);
-        drawn.fill(0);
+        self.prefetch(clause);
+        sampler.draw(rng, scratch);
+        let drawn = &*scratch;
+        self.step(clause, |w, _| {
+            (0, drawn[w] & keep.map_or(u64::MAX, |k| k[w]))
+        });
+        scratch[..self.layout.words()].fill(0);
     }
 
     /// Type II feedback (apply only when the clause output is 1): every literal that is 0 in
     /// the sample and currently excluded moves one step toward include.
     pub fn type_ii(&mut self, clause: usize, literals: &[u64], keep: Option<&[u64]>) {
-        let words = self.layout.words();
-        let base = self.base(clause);
-        let top = base + (self.bits - 1) * words;
-        for w in 0..words {
+        let layout = self.layout;
+        self.prefetch(clause);
+        self.step(clause, |w, include| {
             let keep_word = keep.map_or(u64::MAX, |k| k[w]);
-            let m = !literals[w] & !self.states[top + w] & self.layout.valid(w) & keep_word;
-            if m != 0 {
-                bitslice::increment(&mut self.states[base + w..], words, self.bits, m);
-            }
-        }
+            (!literals[w] & !include & layout.valid(w) & keep_word, 0)
+        });
     }
+}
+
+/// [`bitslice::step_clause`] compiled for AVX2 (four words per instruction).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn step_avx2(
+    planes: &mut [u64],
+    words: usize,
+    bits: usize,
+    moves: impl Fn(usize, u64) -> (u64, u64),
+) -> bool {
+    bitslice::step_clause(planes, words, bits, moves)
 }

@@ -142,7 +142,7 @@ impl CoalescedTm {
                     weights,
                     rng: rng::substream(params.seed, b as u64 + 1),
                     outputs: vec![false; len],
-                    scratch: vec![0; 2 * layout.words()],
+                    scratch: vec![0; layout.words()],
                 }
             })
             .collect();

@@ -188,7 +188,7 @@ impl ConvTm {
                 active: vec![true; params.clauses],
                 matches: vec![0; params.clauses * patch_words],
                 patch_words,
-                scratch: vec![0; 2 * layout.words()],
+                scratch: vec![0; layout.words()],
             })
             .collect();
         Ok(ConvTm {

@@ -73,7 +73,11 @@ impl LiteralLayout {
     /// Mask of the real literal bits of word `word`.
     #[inline]
     pub fn valid(&self, word: usize) -> u64 {
-        let w = word % self.half_words;
+        let w = if word >= self.half_words {
+            word - self.half_words
+        } else {
+            word
+        };
         let used = self.features.saturating_sub(w * 64).min(64);
         if used == 64 {
             u64::MAX

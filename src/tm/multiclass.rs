@@ -58,7 +58,7 @@ impl Block {
             rng: rng::substream(params.seed, id),
             outputs: vec![false; len],
             active: vec![true; len],
-            scratch: vec![0; 2 * layout.words()],
+            scratch: vec![0; layout.words()],
         }
     }
 
