@@ -11,16 +11,17 @@ use tmbot::game::{Color, Game};
 use tmbot::player::Player;
 use tmbot::rng::seeded;
 use tmbot::search::Limits;
+use tmbot::tm::coalesced::CoalescedTm;
 use tmbot::tm::data::Dataset;
 use tmbot::tm::multiclass::MultiClassTm;
 use tmbot::tm::params::Params;
 use tmbot::tm::persist::{Machine, SavedModel};
 
-fn save(machine: MultiClassTm, encoder: &str, names: Vec<String>, path: &std::path::Path) {
+fn save(machine: Machine, encoder: &str, names: Vec<String>, path: &std::path::Path) {
     SavedModel {
         encoder: encoder.to_string(),
         feature_names: names,
-        machine: Machine::PerClass(machine),
+        machine,
     }
     .save(path)
     .unwrap();
@@ -48,13 +49,19 @@ fn hex_boards(count: usize, seed: u64) -> Vec<(Hex, usize)> {
         .collect()
 }
 
+/// Connection features and winners of random full 3x3 boards.
+fn hex_data(encoder: &HexConnection, count: usize, seed: u64) -> Dataset {
+    let mut data = Dataset::with_names(encoder.feature_names());
+    for (game, label) in hex_boards(count, seed) {
+        data.push(&game.encode(encoder.feature_count()).unwrap(), label as u32);
+    }
+    data
+}
+
 #[test]
 fn a_hex_model_judges_full_boards_through_the_evaluator() {
     let encoder = HexConnection::new(3, 3);
-    let mut data = Dataset::with_names(encoder.feature_names());
-    for (game, label) in hex_boards(400, 1) {
-        data.push(&game.encode(encoder.feature_count()).unwrap(), label as u32);
-    }
+    let data = hex_data(&encoder, 400, 1);
     let params = Params {
         clauses: 40,
         threshold: 20,
@@ -68,7 +75,12 @@ fn a_hex_model_judges_full_boards_through_the_evaluator() {
     }
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("hex3.tm");
-    save(machine, "hex-connection", encoder.feature_names(), &path);
+    save(
+        Machine::PerClass(machine),
+        "hex-connection",
+        encoder.feature_names(),
+        &path,
+    );
 
     let evaluator = TmEvaluator::<Hex>::load(path.to_str().unwrap()).unwrap();
     let test = hex_boards(300, 2);
@@ -95,6 +107,53 @@ fn a_hex_model_judges_full_boards_through_the_evaluator() {
     // A model for 3x3 on a 5x5 board: neutral values, not a crash.
     let big = Hex::new(5, 5).unwrap();
     assert_eq!(evaluator.evaluate(&[big])[0].value, 0.5);
+}
+
+#[test]
+fn a_coalesced_hex_model_evaluates_as_the_machine_predicts() {
+    let encoder = HexConnection::new(3, 3);
+    let data = hex_data(&encoder, 400, 1);
+    let params = Params {
+        clauses: 40,
+        threshold: 20,
+        specificity: 3.0,
+        seed: 5,
+        ..Params::default()
+    };
+    let mut machine = CoalescedTm::new(params, encoder.feature_count(), 2).unwrap();
+    for _ in 0..30 {
+        machine.fit_epoch(&data);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hex3c.tm");
+    save(
+        Machine::Coalesced(machine.clone()),
+        "hex-connection",
+        encoder.feature_names(),
+        &path,
+    );
+    let evaluator = TmEvaluator::<Hex>::load(path.to_str().unwrap()).unwrap();
+    let test = hex_boards(300, 2);
+    let positions: Vec<Hex> = test.iter().map(|(g, _)| g.clone()).collect();
+    let values = evaluator.evaluate(&positions);
+    let mut correct = 0;
+    for ((game, label), value) in test.iter().zip(&values) {
+        // The machine's own verdict: class 0 (Black wins) unless class 1 has more votes.
+        let mut one = Dataset::new(encoder.feature_count());
+        one.push(&game.encode(encoder.feature_count()).unwrap(), 0);
+        let sums = machine.class_sums(one.row(0));
+        let black = if sums[1] > sums[0] { 0.0 } else { 1.0 };
+        let expected = if game.side_to_move() == Color::Black {
+            black
+        } else {
+            1.0 - black
+        };
+        assert_eq!(value.value, expected);
+        let margin = f64::from((sums[0] - sums[1]).abs()) / 40.0;
+        assert_eq!(value.certainty, Some(margin.min(1.0)));
+        correct += usize::from((black > 0.5) == (*label == 0));
+    }
+    assert!(correct >= 270, "{correct}/300 winners predicted");
 }
 
 #[test]
@@ -135,7 +194,7 @@ fn a_checkers_model_plugs_into_every_search_by_spec() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("checkers.tm");
     save(
-        machine,
+        Machine::PerClass(machine),
         "checkers-planes",
         tmbot::features::checkers_planes::feature_names(),
         &path,

@@ -38,6 +38,35 @@ fn trained() -> (SavedModel, Dataset) {
     (model, data)
 }
 
+/// The signed weights of [`Machine::weight`] are the votes: summed over the clauses that
+/// fire on a sample (every included literal true) and clamped to T, they give the class
+/// sums. Machines whose clauses read the input features directly (not patches).
+fn assert_weights_are_votes(machine: &Machine, data: &Dataset) {
+    let (f, t) = (machine.features(), machine.params().threshold);
+    for i in 0..data.len() {
+        let holds = |l: usize| {
+            if l < f {
+                data.value(i, l)
+            } else {
+                !data.value(i, l - f)
+            }
+        };
+        let sums: Vec<i32> = (0..machine.classes())
+            .map(|c| {
+                (0..machine.params().clauses)
+                    .filter(|&j| {
+                        let literals = machine.clause_literals(c, j);
+                        !literals.is_empty() && literals.into_iter().all(holds)
+                    })
+                    .map(|j| machine.weight(c, j))
+                    .sum::<i32>()
+                    .clamp(-t, t)
+            })
+            .collect();
+        assert_eq!(sums, machine.class_sums(data.row(i)), "sample {i}");
+    }
+}
+
 fn per_class(model: &SavedModel) -> &MultiClassTm {
     match &model.machine {
         Machine::PerClass(tm) => tm,
@@ -71,34 +100,48 @@ fn round_trip_keeps_everything() {
         );
     }
     assert_eq!(back.to_bytes(), model.to_bytes());
+    assert_weights_are_votes(&back.machine, &data);
 }
 
 fn message(result: Result<SavedModel, ModelError>) -> String {
     result.expect_err("must fail").to_string()
 }
 
-#[test]
-fn damaged_files_are_clear_errors() {
-    let (model, _) = trained();
-    let bytes = model.to_bytes();
-    // Every single-byte corruption is caught (magic, version or checksum).
-    for at in (0..bytes.len()).step_by(97).chain([bytes.len() - 1]) {
-        let mut bad = bytes.clone();
+/// Every single-byte corruption (one byte in `step` and the last) and every truncation of
+/// the saved `bytes` is a clear error naming the file, never a panic.
+fn assert_damage_is_reported(bytes: &[u8], step: usize) {
+    for at in (0..bytes.len()).step_by(step).chain([bytes.len() - 1]) {
+        let mut bad = bytes.to_vec();
         bad[at] ^= 0x20;
         let e = message(SavedModel::from_bytes(&bad, "m.tm"));
-        assert!(e.starts_with("m.tm: "), "{e}");
+        assert!(e.starts_with("m.tm: "), "byte {at}: {e}");
     }
-    let mut bad = bytes.clone();
+    let mut bad = bytes.to_vec();
     bad[100] ^= 1;
     assert!(message(SavedModel::from_bytes(&bad, "m.tm")).contains("checksum"));
-    // Truncations.
-    for len in [0, 5, 11, 20, bytes.len() / 2, bytes.len() - 1] {
+    for len in [
+        0,
+        5,
+        11,
+        20,
+        60,
+        bytes.len() / 2,
+        bytes.len() - 9,
+        bytes.len() - 1,
+    ] {
         let e = message(SavedModel::from_bytes(&bytes[..len], "m.tm"));
         assert!(
             e.contains("truncated") || e.contains("checksum") || e.contains("magic"),
             "{len}: {e}"
         );
     }
+}
+
+#[test]
+fn damaged_files_are_clear_errors() {
+    let (model, _) = trained();
+    let bytes = model.to_bytes();
+    assert_damage_is_reported(&bytes, 97);
     // Foreign and future files.
     assert!(message(SavedModel::from_bytes(b"PK\x03\x04 zip", "m.tm")).contains("magic"));
     let mut future = bytes.clone();
@@ -111,15 +154,26 @@ fn damaged_files_are_clear_errors() {
     assert!(message(missing).contains("/nonexistent/m.tm"));
 }
 
-/// `bytes` with the format version replaced and the checksum recomputed (FNV-1a 64).
-fn with_version(bytes: &[u8], version: u32) -> Vec<u8> {
+/// `bytes` with `edit` applied to the part before the checksum, and the checksum recomputed
+/// (FNV-1a 64).
+fn rechecksummed(bytes: &[u8], edit: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
     let mut out = bytes[..bytes.len() - 8].to_vec();
-    out[8..12].copy_from_slice(&version.to_le_bytes());
+    edit(&mut out);
     let sum = out.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
         (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
     });
     out.extend_from_slice(&sum.to_le_bytes());
     out
+}
+
+/// `bytes` with the format version replaced.
+fn with_version(bytes: &[u8], version: u32) -> Vec<u8> {
+    rechecksummed(bytes, |b| b[8..12].copy_from_slice(&version.to_le_bytes()))
+}
+
+/// `bytes` with the machine kind replaced.
+fn with_kind(bytes: &[u8], kind: u8) -> Vec<u8> {
+    rechecksummed(bytes, |b| b[12] = kind)
 }
 
 #[test]
@@ -144,6 +198,13 @@ fn version_1_files_still_load() {
         e.contains("convolutional") && e.contains("version 1"),
         "{e}"
     );
+    // Nor a coalesced one.
+    let (coalesced, _) = trained_coalesced();
+    let e = message(SavedModel::from_bytes(
+        &with_version(&coalesced.to_bytes(), 1),
+        "k.tm",
+    ));
+    assert!(e.contains("coalesced") && e.contains("version 1"), "{e}");
 }
 
 fn trained_conv() -> (SavedModel, Dataset) {
@@ -202,15 +263,93 @@ fn convolutional_round_trip_and_damage() {
         assert_eq!(a.class_sums(data.row(i)), b.class_sums(data.row(i)));
     }
     assert_eq!(back.to_bytes(), model.to_bytes());
+    assert_damage_is_reported(&model.to_bytes(), 53);
+}
+
+fn trained_coalesced() -> (SavedModel, Dataset) {
+    let (_, data) = trained();
+    // Two blocks of the pool (128 + 22 clauses).
+    let params = Params {
+        clauses: 150,
+        threshold: 12,
+        specificity: 4.0,
+        state_bits: 10,
+        literal_budget: Some(9),
+        seed: 6,
+        ..Params::default()
+    };
+    let mut tm = CoalescedTm::new(params, 40, 3).unwrap();
+    tm.fit_epoch(&data);
+    tm.fit_epoch(&data);
+    let model = SavedModel {
+        encoder: "csv".into(),
+        feature_names: data.feature_names.clone(),
+        machine: Machine::Coalesced(tm),
+    };
+    (model, data)
+}
+
+fn coalesced(model: &SavedModel) -> &CoalescedTm {
+    match &model.machine {
+        Machine::Coalesced(tm) => tm,
+        other => panic!("expected a coalesced machine, got {other:?}"),
+    }
+}
+
+#[test]
+fn coalesced_round_trip_keeps_everything() {
+    let (model, data) = trained_coalesced();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("k.tm");
+    model.save(&path).unwrap();
+    let back = SavedModel::load(&path).unwrap();
+    assert_eq!(back.feature_names, model.feature_names);
+    assert_eq!(back.machine.params(), model.machine.params());
+    assert_eq!((back.machine.features(), back.machine.classes()), (40, 3));
+    let (a, b) = (coalesced(&back), coalesced(&model));
+    let (mut negative, mut heavy) = (0, 0);
+    for j in 0..150 {
+        for c in 0..3 {
+            assert_eq!(a.weight(j, c), b.weight(j, c));
+            assert_eq!(back.machine.weight(c, j), b.weight(j, c));
+            negative += (a.weight(j, c) < 0) as usize;
+            heavy += (a.weight(j, c).abs() > 1) as usize;
+            assert_eq!(back.machine.clause_literals(c, j), b.clause_literals(j));
+        }
+        for l in 0..80 {
+            assert_eq!(a.state(j, l), b.state(j, l));
+        }
+    }
+    assert!(negative > 0 && heavy > 0, "training moved no weight");
+    // The banks' class sums match the compiled include masks, before and after the trip.
+    let compiled = b.compile().class_sums(&data);
+    for i in 0..data.len() {
+        let sums = back.machine.class_sums(data.row(i));
+        assert_eq!(sums, model.machine.class_sums(data.row(i)), "sample {i}");
+        assert_eq!(sums[..], compiled[i * 3..(i + 1) * 3], "sample {i}");
+    }
+    assert_eq!(back.machine.predict_all(&data), b.compile().predict(&data));
+    assert_weights_are_votes(&back.machine, &data);
+    assert_eq!(back.to_bytes(), model.to_bytes());
+    // The inference export predicts as the model.
+    let exported = read_inference(&inference_bytes(&back).unwrap(), "k.tmi").unwrap();
+    assert_eq!(exported.class_sums(&data), compiled);
+}
+
+#[test]
+fn damaged_coalesced_files_are_clear_errors() {
+    let (model, _) = trained_coalesced();
     let bytes = model.to_bytes();
-    for at in (0..bytes.len()).step_by(53) {
-        let mut bad = bytes.clone();
-        bad[at] ^= 0x04;
-        assert!(SavedModel::from_bytes(&bad, "c.tm").is_err(), "byte {at}");
+    assert_eq!(bytes[12], 3, "machine kind");
+    assert_damage_is_reported(&bytes, 41);
+    // A kind that does not match the clause data is caught by the size check.
+    let (per_class, _) = trained();
+    for wrong in [with_kind(&bytes, 1), with_kind(&per_class.to_bytes(), 3)] {
+        let e = message(SavedModel::from_bytes(&wrong, "m.tm"));
+        assert!(e.contains("bytes of clause state"), "{e}");
     }
-    for len in [10, 60, bytes.len() - 9] {
-        assert!(SavedModel::from_bytes(&bytes[..len], "c.tm").is_err());
-    }
+    let e = message(SavedModel::from_bytes(&with_kind(&bytes, 4), "m.tm"));
+    assert!(e.contains("unknown machine kind 4"), "{e}");
 }
 
 #[test]

@@ -2,10 +2,11 @@
 //! (`Clause 585: CR_3_0_5_5 AND NOT CB_4_0_1_6`), with polarity and weight, heaviest first,
 //! and the literals the clauses include most often. Convolutional clauses are written over
 //! the patch features (window cells `p{plane}_{dx}_{dy}` and position bits `x>k`, `y>k`).
+//! A coalesced machine's clauses are the whole shared pool for every class, ranked by the
+//! size of their weight for that class; the weight's sign is the polarity.
 
 use std::path::PathBuf;
 use tmbot::tm::persist::{Machine, SavedModel};
-use tmbot::tm::MultiClassTm;
 
 /// Arguments of `arena explain`.
 #[derive(clap::Args)]
@@ -42,6 +43,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let kind = match tm {
         Machine::PerClass(_) => "per-class".to_string(),
+        Machine::Coalesced(_) => "coalesced".to_string(),
         Machine::Conv(conv) => {
             let g = conv.grid();
             format!(
@@ -50,35 +52,41 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             )
         }
     };
+    let pool = match tm {
+        Machine::Coalesced(_) => "shared by all classes",
+        Machine::PerClass(_) | Machine::Conv(_) => "per class",
+    };
     println!(
-        "model: {kind}, {} features ({} encoder), {} classes, {} clauses per class",
+        "model: {kind}, {} features ({} encoder), {} classes, {} clauses {pool}",
         tm.features(),
         model.encoder,
         tm.classes(),
         tm.params().clauses
     );
     for class in classes {
-        let mut clauses: Vec<(usize, u32, Vec<usize>)> = (0..tm.params().clauses)
+        let mut clauses: Vec<(usize, i32, Vec<usize>)> = (0..tm.params().clauses)
             .map(|j| (j, tm.weight(class, j), tm.clause_literals(class, j)))
             .filter(|(_, _, lits)| !lits.is_empty())
             .collect();
-        clauses.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        clauses.sort_by(|a, b| b.1.abs().cmp(&a.1.abs()).then(a.0.cmp(&b.0)));
         println!("\nclass {class}: {} non-empty clauses", clauses.len());
         for (j, weight, literals) in clauses.iter().take(args.top) {
-            let sign = if MultiClassTm::polarity(*j) > 0 {
-                '+'
-            } else {
-                '-'
+            let sign = match weight.signum() {
+                1 => '+',
+                -1 => '-',
+                _ => '0',
             };
             let body: Vec<String> = literals.iter().map(|&l| literal_name(&names, l)).collect();
             println!(
-                "{sign} weight {weight:>4}  Clause {j}: {}",
+                "{sign} weight {:>4}  Clause {j}: {}",
+                weight.unsigned_abs(),
                 body.join(" AND ")
             );
         }
+        // Clauses with weight 0 vote neither way.
         let mut counts = vec![[0u32; 2]; 2 * names.len()];
-        for (j, _, literals) in &clauses {
-            let side = (MultiClassTm::polarity(*j) < 0) as usize;
+        for (_, weight, literals) in clauses.iter().filter(|c| c.1 != 0) {
+            let side = (*weight < 0) as usize;
             for &l in literals {
                 counts[l][side] += 1;
             }

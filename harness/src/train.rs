@@ -14,7 +14,7 @@ use tmbot::rng;
 use tmbot::tm::adaptive::AdaptiveEpochs;
 use tmbot::tm::metrics::Confusion;
 use tmbot::tm::persist::{Machine, SavedModel};
-use tmbot::tm::{ConvTm, Dataset, MultiClassTm, Params};
+use tmbot::tm::{CoalescedTm, ConvTm, Dataset, MultiClassTm, Params};
 
 /// The machine `arena train` and `arena cv` build.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,6 +23,8 @@ pub enum ModelKind {
     PerClass,
     /// Seed 001's convolutional machine over `--window` square patches of the board.
     Conv,
+    /// One pool of `--clauses` clauses shared by all classes, with signed per-class weights.
+    Coalesced,
 }
 
 /// Hyper-parameters and schedule shared by `arena train` and `arena cv`.
@@ -37,7 +39,7 @@ pub struct ModelArgs {
     /// Side of the square patch window of `--model conv`.
     #[arg(long, default_value_t = 2)]
     pub window: usize,
-    /// Clauses per class.
+    /// Clauses per class (per-class, conv) or in the shared pool (coalesced).
     #[arg(long, default_value_t = 2000)]
     pub clauses: usize,
     /// Vote clamp T.
@@ -49,7 +51,7 @@ pub struct ModelArgs {
     /// Bits per automaton state (1..=16).
     #[arg(long, default_value_t = 8)]
     pub state_bits: usize,
-    /// Integer clause weights.
+    /// Integer clause weights (the coalesced machine always has them).
     #[arg(long)]
     pub weighted: bool,
     /// Turn off boost_true_positive_feedback.
@@ -124,6 +126,13 @@ impl ModelArgs {
                 let grid = PatchGrid::checkers(self.window)
                     .map_err(|e| anyhow::anyhow!("--window: {e}"))?;
                 ConvTm::new(self.params(), grid, classes).map(Machine::Conv)
+            }
+            ModelKind::Coalesced => {
+                anyhow::ensure!(
+                    self.clause_drop == 0.0 && self.literal_drop == 0.0,
+                    "--model coalesced has no clause or literal drop"
+                );
+                CoalescedTm::new(self.params(), features, classes).map(Machine::Coalesced)
             }
         };
         machine.map_err(anyhow::Error::msg)

@@ -1,5 +1,6 @@
 //! `arena train`, `arena cv`, `arena explain` and `arena export` end to end on seed 001's
-//! checkers fold files (skipped with a message when the shared data is absent).
+//! checkers fold files (skipped with a message when the shared data is absent), and on a
+//! small generated CSV.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -166,4 +167,118 @@ fn exported_per_class_model_predicts_like_the_model() {
             saved.machine.class_sums(data.row(i))[..]
         );
     }
+}
+
+/// A generated CSV with a header: 12 features `f0..f11`; class 2 when f2, else class 1 when
+/// f0 AND f1, else class 0.
+fn write_rule_csv(path: &Path, rows: usize) {
+    use rand::Rng as _;
+    let mut rng = tmbot::rng::seeded(5);
+    let mut text: String = (0..12).map(|f| format!("f{f},")).collect();
+    text.push_str("label\n");
+    for _ in 0..rows {
+        let x: Vec<u8> = (0..12).map(|_| rng.random_range(0..2)).collect();
+        let label = if x[2] == 1 { 2 } else { x[0] & x[1] };
+        for v in &x {
+            text.push_str(&format!("{v},"));
+        }
+        text.push_str(&format!("{label}\n"));
+    }
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn coalesced_model_trains_saves_explains_and_exports() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("rule.csv");
+    write_rule_csv(&csv, 400);
+    let model = dir.path().join("k.tm");
+    let (csv, model_path) = (csv.to_str().unwrap(), model.to_str().unwrap());
+    let (ok, stdout, stderr) = arena(&[
+        "train",
+        csv,
+        "--test",
+        csv,
+        "--model",
+        "coalesced",
+        "--clauses",
+        "40",
+        "--T",
+        "10",
+        "--s",
+        "3",
+        "--epochs",
+        "5",
+        "--seed",
+        "3",
+        "--json",
+        "-o",
+        model_path,
+    ]);
+    assert!(ok, "{stderr}");
+    let report = json(&stdout);
+    assert_eq!(report["epochs"], 5);
+    let accuracy = report["test"]["accuracy"].as_f64().unwrap();
+    // The majority class (0) is 37.5% of the samples.
+    assert!(accuracy >= 0.8, "accuracy {accuracy}");
+    // The saved model is coalesced and predicts the reported accuracy again.
+    let saved = SavedModel::load(&model).unwrap();
+    assert!(matches!(saved.machine, Machine::Coalesced(_)), "{saved:?}");
+    let data = tmbot::tm::Dataset::read_csv(Path::new(csv)).unwrap();
+    let correct = saved
+        .machine
+        .predict_all(&data)
+        .iter()
+        .zip(data.labels())
+        .filter(|(&p, &y)| p == y as usize)
+        .count();
+    assert_eq!(correct as f64 / data.len() as f64, accuracy);
+    // explain ranks the whole pool for each class; the sign is that of the class weight.
+    let (ok, stdout, stderr) = arena(&["explain", model_path, "--top", "40"]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("model: coalesced, 12 features (csv encoder), 3 classes, 40 clauses shared by all classes"),
+        "{stdout}"
+    );
+    let mut class = 0;
+    let mut signs = std::collections::BTreeSet::new();
+    for line in stdout.lines() {
+        if let Some(rest) = line.strip_prefix("class ") {
+            class = rest.split(':').next().unwrap().parse().unwrap();
+            continue;
+        }
+        let Some((head, body)) = line.split_once("  Clause ") else {
+            continue;
+        };
+        let (j, rule) = body.split_once(": ").unwrap();
+        let j: usize = j.parse().unwrap();
+        let (sign, weight) = head.split_once(" weight ").unwrap();
+        let weight: i32 = weight.trim().parse().unwrap();
+        let signed = match sign {
+            "+" => weight,
+            "-" => -weight,
+            _ => 0,
+        };
+        assert_eq!(signed, saved.machine.weight(class, j), "{line}");
+        assert!(rule.contains('f'), "{line}");
+        signs.insert(sign.to_string());
+    }
+    assert!(signs.contains("+") && signs.contains("-"), "{stdout}");
+    // export writes the include masks; they predict as the model.
+    let out = dir.path().join("k.tmi");
+    let (ok, _, stderr) = arena(&["export", model_path, "--out", out.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    let sums = load_inference(&out).unwrap().class_sums(&data);
+    for i in 0..data.len() {
+        assert_eq!(
+            sums[i * 3..(i + 1) * 3],
+            saved.machine.class_sums(data.row(i))[..]
+        );
+    }
+    // The coalesced machine has no drops.
+    let (ok, _, stderr) = arena(&["train", csv, "--model", "coalesced", "--clause-drop", "0.1"]);
+    assert!(
+        !ok && stderr.contains("no clause or literal drop"),
+        "{stderr}"
+    );
 }

@@ -88,8 +88,8 @@ impl TmEncoding for Hex {
     }
 }
 
-/// How the evaluator computes class sums: per-class machines are compiled to include masks;
-/// convolutional machines test every patch, sample by sample.
+/// How the evaluator computes class sums: per-class and coalesced machines are compiled to
+/// include masks; convolutional machines test every patch, sample by sample.
 enum Scorer {
     Compiled(InferenceModel),
     Patches(Box<Machine>),
@@ -133,6 +133,7 @@ impl<G: TmEncoding> TmEvaluator<G> {
         let threshold = f64::from(saved.machine.params().threshold);
         let scorer = match saved.machine {
             Machine::PerClass(tm) => Scorer::Compiled(tm.compile()),
+            Machine::Coalesced(tm) => Scorer::Compiled(tm.compile()),
             conv @ Machine::Conv(_) => Scorer::Patches(Box::new(conv)),
         };
         Ok(TmEvaluator {

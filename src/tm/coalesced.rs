@@ -161,9 +161,25 @@ impl CoalescedTm {
         &self.params
     }
 
-    /// The weight of `clause` for `class`.
+    /// Number of classes.
+    pub fn classes(&self) -> usize {
+        self.classes
+    }
+
+    /// Number of features.
+    pub fn features(&self) -> usize {
+        self.layout.features
+    }
+
+    /// The signed weight of `clause` for `class` (its sign is the clause's polarity there).
     pub fn weight(&self, clause: usize, class: usize) -> i32 {
         self.blocks[clause / CLAUSE_BLOCK].weights[(clause % CLAUSE_BLOCK) * self.classes + class]
+    }
+
+    /// The literals `clause` includes (`0..F` plain, `F..2F` negated).
+    pub fn clause_literals(&self, clause: usize) -> Vec<usize> {
+        let bank = &self.blocks[clause / CLAUSE_BLOCK].bank;
+        included_literals(&self.layout, bank.includes(clause % CLAUSE_BLOCK))
     }
 
     /// The automaton state of (`clause`, `literal`).
@@ -247,6 +263,24 @@ impl CoalescedTm {
         }
     }
 
+    /// Clamped class sums of one sample (packed features), straight from the clause banks.
+    pub fn class_sums(&self, features: &[u64]) -> Vec<i32> {
+        let k = self.classes;
+        let literals = self.layout.literals_of(features);
+        let mut sums = vec![0i64; k];
+        for block in &self.blocks {
+            for i in 0..block.bank.clauses() {
+                if block.bank.output_predicting(i, &literals) {
+                    for (s, &w) in sums.iter_mut().zip(&block.weights[i * k..(i + 1) * k]) {
+                        *s += w as i64;
+                    }
+                }
+            }
+        }
+        let t = self.params.threshold as i64;
+        sums.into_iter().map(|s| s.clamp(-t, t) as i32).collect()
+    }
+
     /// The include masks as literal lists with per-class weights, for fast inference.
     pub fn compile(&self) -> InferenceModel {
         let k = self.classes;
@@ -261,5 +295,28 @@ impl CoalescedTm {
             }
         }
         InferenceModel::new(self.layout.features, k, self.params.threshold, clauses)
+    }
+
+    /// Raw parts for saving: per block of the pool, its bank and its weights
+    /// (`weights[i * classes + c]` for clause i of the block and class c).
+    pub(crate) fn banks(&self) -> impl Iterator<Item = (&ClauseBank, &[i32])> {
+        self.blocks.iter().map(|b| (&b.bank, b.weights.as_slice()))
+    }
+
+    /// Replaces bank states and weights (in [`CoalescedTm::banks`] order).
+    pub(crate) fn restore(&mut self, parts: Vec<(ClauseBank, Vec<i32>)>) -> Result<(), String> {
+        if parts.len() != self.blocks.len() {
+            return Err("clause block count mismatch".into());
+        }
+        for (block, (bank, weights)) in self.blocks.iter_mut().zip(parts) {
+            if bank.clauses() != block.bank.clauses()
+                || weights.len() != bank.clauses() * self.classes
+            {
+                return Err("clause count mismatch".into());
+            }
+            block.bank = bank;
+            block.weights = weights;
+        }
+        Ok(())
     }
 }

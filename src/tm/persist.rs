@@ -1,13 +1,15 @@
 //! The model file: versioned, checksummed, self-describing.
 //!
 //! Layout (little-endian): the magic `TMBOTTM\0`, format version (u32), machine kind (u8:
-//! 1 per-class, 2 convolutional), the hyper-parameters, feature and class counts, for a
-//! convolutional machine its patch grid (width, height, planes, window as u32), the feature
-//! encoder's name and the feature names, then every clause bank's state words and weights,
-//! and last an FNV-1a 64-bit checksum of everything before it. Version 1 files (per-class
-//! machines only, the same layout) still load. Files are written to a temporary file and
-//! renamed. A loaded machine predicts exactly as the saved one; further training restarts
-//! its random streams from the seed.
+//! 1 per-class, 2 convolutional, 3 coalesced), the hyper-parameters, feature and class
+//! counts, for a convolutional machine its patch grid (width, height, planes, window as
+//! u32), the feature encoder's name and the feature names, then every clause block's state
+//! words and weights, and last an FNV-1a 64-bit checksum of everything before it. Per-class
+//! and convolutional blocks hold one unsigned weight (u32) per clause, whose polarity comes
+//! from the clause index; coalesced blocks hold one signed weight (i32) per clause and
+//! class, clause-major. Version 1 files (per-class machines only, the same layout) still
+//! load. Files are written to a temporary file and renamed. A loaded machine predicts
+//! exactly as the saved one; further training restarts its random streams from the seed.
 //!
 //! The inference export (magic `TMBOTIM\0`, version 1) keeps only what prediction needs:
 //! feature count (u64), class count (u64), T (u32), clause count (u64), then per non-empty
@@ -17,11 +19,13 @@
 
 use crate::features::patches::PatchGrid;
 use crate::tm::bank::ClauseBank;
+use crate::tm::coalesced::CoalescedTm;
 use crate::tm::conv::ConvTm;
 use crate::tm::data::Dataset;
 use crate::tm::inference::{CompiledClause, InferenceModel};
 use crate::tm::multiclass::MultiClassTm;
 use crate::tm::params::Params;
+use std::borrow::Cow;
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"TMBOTTM\0";
@@ -31,6 +35,7 @@ pub const VERSION: u32 = 2;
 pub const OLDEST_VERSION: u32 = 1;
 const KIND_PER_CLASS: u8 = 1;
 const KIND_CONV: u8 = 2;
+const KIND_COALESCED: u8 = 3;
 const INFERENCE_MAGIC: &[u8; 8] = b"TMBOTIM\0";
 /// Format version of the inference export.
 pub const INFERENCE_VERSION: u32 = 1;
@@ -63,6 +68,8 @@ pub enum Machine {
     PerClass(MultiClassTm),
     /// Clauses over the patches of a board.
     Conv(ConvTm),
+    /// One clause pool shared by all classes, with a signed weight per (clause, class).
+    Coalesced(CoalescedTm),
 }
 
 impl Machine {
@@ -71,6 +78,7 @@ impl Machine {
         match self {
             Machine::PerClass(tm) => tm.params(),
             Machine::Conv(tm) => tm.params(),
+            Machine::Coalesced(tm) => tm.params(),
         }
     }
 
@@ -79,6 +87,7 @@ impl Machine {
         match self {
             Machine::PerClass(tm) => tm.features(),
             Machine::Conv(tm) => tm.features(),
+            Machine::Coalesced(tm) => tm.features(),
         }
     }
 
@@ -87,6 +96,7 @@ impl Machine {
         match self {
             Machine::PerClass(tm) => tm.classes(),
             Machine::Conv(tm) => tm.classes(),
+            Machine::Coalesced(tm) => tm.classes(),
         }
     }
 
@@ -95,6 +105,7 @@ impl Machine {
         match self {
             Machine::PerClass(tm) => tm.class_sums(features),
             Machine::Conv(tm) => tm.class_sums(features),
+            Machine::Coalesced(tm) => tm.class_sums(features),
         }
     }
 
@@ -103,6 +114,7 @@ impl Machine {
         match self {
             Machine::PerClass(tm) => tm.fit_epoch(data),
             Machine::Conv(tm) => tm.fit_epoch(data),
+            Machine::Coalesced(tm) => tm.fit_epoch(data),
         }
     }
 
@@ -111,23 +123,28 @@ impl Machine {
         match self {
             Machine::PerClass(tm) => tm.compile().predict(data),
             Machine::Conv(tm) => tm.predict_all(data),
+            Machine::Coalesced(tm) => tm.compile().predict(data),
         }
     }
 
-    /// The weight of (`class`, `clause`).
-    pub fn weight(&self, class: usize, clause: usize) -> u32 {
-        match self {
+    /// The signed vote of (`class`, `clause`) when the clause fires: polarity times weight
+    /// for the per-class and convolutional machines, the coalesced machine's own weight.
+    pub fn weight(&self, class: usize, clause: usize) -> i32 {
+        let unsigned = match self {
             Machine::PerClass(tm) => tm.weight(class, clause),
             Machine::Conv(tm) => tm.weight(class, clause),
-        }
+            Machine::Coalesced(tm) => return tm.weight(clause, class),
+        };
+        MultiClassTm::polarity(clause) * unsigned as i32
     }
 
     /// The literals `clause` of `class` includes, over the features that
-    /// [`Machine::literal_names`] names.
+    /// [`Machine::literal_names`] names (a coalesced clause is the same for every class).
     pub fn clause_literals(&self, class: usize, clause: usize) -> Vec<usize> {
         match self {
             Machine::PerClass(tm) => tm.clause_literals(class, clause),
             Machine::Conv(tm) => tm.clause_literals(class, clause),
+            Machine::Coalesced(tm) => tm.clause_literals(clause),
         }
     }
 
@@ -135,7 +152,7 @@ impl Machine {
     /// convolutional machine the patch features.
     pub fn literal_names(&self, input_names: &[String]) -> Vec<String> {
         match self {
-            Machine::PerClass(_) => input_names.to_vec(),
+            Machine::PerClass(_) | Machine::Coalesced(_) => input_names.to_vec(),
             Machine::Conv(tm) => tm.grid().patch_feature_names(),
         }
     }
@@ -144,20 +161,34 @@ impl Machine {
         match self {
             Machine::PerClass(_) => KIND_PER_CLASS,
             Machine::Conv(_) => KIND_CONV,
+            Machine::Coalesced(_) => KIND_COALESCED,
         }
     }
 
-    fn banks(&self) -> Box<dyn Iterator<Item = (&ClauseBank, &[u32])> + '_> {
+    /// Every clause block with its weights as the file stores them: 32-bit words, signed
+    /// weights in two's complement.
+    fn banks(&self) -> Box<dyn Iterator<Item = (&ClauseBank, Cow<'_, [u32]>)> + '_> {
         match self {
-            Machine::PerClass(tm) => Box::new(tm.banks()),
-            Machine::Conv(tm) => Box::new(tm.banks()),
+            Machine::PerClass(tm) => Box::new(tm.banks().map(|(b, w)| (b, Cow::Borrowed(w)))),
+            Machine::Conv(tm) => Box::new(tm.banks().map(|(b, w)| (b, Cow::Borrowed(w)))),
+            Machine::Coalesced(tm) => Box::new(
+                tm.banks()
+                    .map(|(b, w)| (b, Cow::Owned(w.iter().map(|&x| x as u32).collect()))),
+            ),
         }
     }
 
+    /// Replaces every block's bank and weights (in [`Machine::banks`] order and encoding).
     fn restore(&mut self, parts: Vec<(ClauseBank, Vec<u32>)>) -> Result<(), String> {
         match self {
             Machine::PerClass(tm) => tm.restore(parts),
             Machine::Conv(tm) => tm.restore(parts),
+            Machine::Coalesced(tm) => tm.restore(
+                parts
+                    .into_iter()
+                    .map(|(bank, w)| (bank, w.into_iter().map(|x| x as i32).collect()))
+                    .collect(),
+            ),
         }
     }
 }
@@ -290,7 +321,7 @@ impl SavedModel {
             for &s in bank.raw_states() {
                 w.u64(s);
             }
-            for &x in weights {
+            for &x in weights.iter() {
                 w.u32(x);
             }
         }
@@ -337,10 +368,15 @@ impl SavedModel {
         };
         let kind = r.u8("machine kind")?;
         match (kind, version) {
-            (KIND_PER_CLASS, _) | (KIND_CONV, 2..) => {}
+            (KIND_PER_CLASS, _) | (KIND_CONV | KIND_COALESCED, 2..) => {}
             (KIND_CONV, _) => {
                 return Err(format!(
                     "machine kind {kind} (convolutional) in a version {version} file"
+                ))
+            }
+            (KIND_COALESCED, _) => {
+                return Err(format!(
+                    "machine kind {kind} (coalesced) in a version {version} file"
                 ))
             }
             _ => return Err(format!("unknown machine kind {kind}")),
@@ -389,9 +425,16 @@ impl SavedModel {
         // Check the size before allocating anything the header asks for.
         let literal_features = grid.map_or(features, |g| g.patch_features());
         let words = crate::tm::literals::LiteralLayout::new(literal_features).words();
-        let expected = (classes as u128)
+        // Per-class and convolutional: a bank per class, a weight per clause; coalesced: one
+        // pool, a weight per clause and class.
+        let (pools, weights_per_clause) = if kind == KIND_COALESCED {
+            (1, classes)
+        } else {
+            (classes, 1)
+        };
+        let expected = (pools as u128)
             * (params.clauses as u128)
-            * ((params.state_bits.clamp(1, 16) * words * 8 + 4) as u128);
+            * ((params.state_bits.clamp(1, 16) * words * 8 + 4 * weights_per_clause) as u128);
         let left = (body.len() - r.at) as u128;
         if expected != left {
             return Err(format!(
@@ -399,21 +442,24 @@ impl SavedModel {
             ));
         }
         let mut machine = match grid {
-            None => MultiClassTm::new(params, features, classes).map(Machine::PerClass),
             Some(grid) => ConvTm::new(params, grid, classes).map(Machine::Conv),
+            None if kind == KIND_COALESCED => {
+                CoalescedTm::new(params, features, classes).map(Machine::Coalesced)
+            }
+            None => MultiClassTm::new(params, features, classes).map(Machine::PerClass),
         }
         .map_err(|e| format!("bad hyper-parameters: {e}"))?;
         let mut parts = Vec::new();
-        let shapes: Vec<(usize, usize, usize)> = machine
+        let shapes: Vec<(usize, usize, usize, usize)> = machine
             .banks()
-            .map(|(b, _)| (b.clauses(), b.bits(), b.raw_states().len()))
+            .map(|(b, w)| (b.clauses(), b.bits(), b.raw_states().len(), w.len()))
             .collect();
         let layout = *machine.banks().next().expect("a bank").0.layout();
-        for (clauses, bits, words) in shapes {
+        for (clauses, bits, words, weight_count) in shapes {
             let states = (0..words)
                 .map(|_| r.u64("clause states"))
                 .collect::<Result<Vec<_>, _>>()?;
-            let weights = (0..clauses)
+            let weights = (0..weight_count)
                 .map(|_| r.u32("clause weights"))
                 .collect::<Result<Vec<_>, _>>()?;
             let bank = ClauseBank::from_raw(layout, bits, clauses, states)
@@ -450,16 +496,18 @@ impl SavedModel {
 /// documentation). Convolutional machines have no flat export (a clause there is tested
 /// against every patch).
 pub fn inference_bytes(model: &SavedModel) -> Result<Vec<u8>, String> {
-    match &model.machine {
-        Machine::PerClass(tm) => Ok(export_compiled(
-            &tm.compile(),
-            tm.features(),
-            tm.params().threshold,
-        )),
+    let compiled = match &model.machine {
+        Machine::PerClass(tm) => tm.compile(),
+        Machine::Coalesced(tm) => tm.compile(),
         Machine::Conv(_) => {
-            Err("convolutional models cannot be exported as flat include masks".into())
+            return Err("convolutional models cannot be exported as flat include masks".into())
         }
-    }
+    };
+    Ok(export_compiled(
+        &compiled,
+        model.machine.features(),
+        model.machine.params().threshold,
+    ))
 }
 
 /// The inference export of a compiled model (of any machine, e.g.
