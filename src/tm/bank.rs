@@ -22,11 +22,17 @@ pub struct ClauseBank {
     bits: usize,
     clauses: usize,
     states: Vec<u64>,
-    /// Per clause (from `clause * words`): the non-zero include words, `index_len[clause]`
-    /// of them.
-    index: Vec<IncludeWord>,
+    /// The first [`HEAD`] non-zero include words of each clause (from `clause * HEAD`): one
+    /// cache line, and most evaluations stop inside it ...
+    head: Vec<IncludeWord>,
+    /// ... and the others (from `clause * (words - HEAD)`), `index_len[clause]` in all.
+    rest: Vec<IncludeWord>,
     index_len: Vec<u32>,
 }
+
+/// Include words of a clause's index kept side by side with the other clauses' (one cache
+/// line per clause).
+const HEAD: usize = 4;
 
 /// One non-zero word of a clause's include mask.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -68,7 +74,8 @@ impl ClauseBank {
             bits,
             clauses,
             states,
-            index: vec![IncludeWord::default(); clauses * words],
+            head: vec![IncludeWord::default(); clauses * HEAD],
+            rest: vec![IncludeWord::default(); clauses * words.saturating_sub(HEAD)],
             index_len: vec![0; clauses],
         };
         for clause in 0..clauses {
@@ -81,28 +88,35 @@ impl ClauseBank {
     fn reindex(&mut self, clause: usize) {
         let words = self.layout.words();
         let top = self.base(clause) + (self.bits - 1) * words;
-        let first = clause * words;
+        let rest_start = clause * words.saturating_sub(HEAD);
         let mut len = 0;
         for (w, &mask) in self.states[top..top + words].iter().enumerate() {
             if mask != 0 {
-                self.index[first + len] = IncludeWord {
+                let entry = IncludeWord {
                     mask,
                     word: w as u32,
                 };
+                if len < HEAD {
+                    self.head[clause * HEAD + len] = entry;
+                } else {
+                    self.rest[rest_start + len - HEAD] = entry;
+                }
                 len += 1;
             }
         }
         self.index_len[clause] = len as u32;
     }
 
-    /// The non-zero words of the include mask of `clause`: (word position, mask).
+    /// The non-zero words of the include mask of `clause`, in two parts.
     #[inline]
-    fn indexed_includes(&self, clause: usize) -> impl Iterator<Item = (usize, u64)> + '_ {
-        let first = clause * self.layout.words();
+    fn indexed_includes(&self, clause: usize) -> (&[IncludeWord], &[IncludeWord]) {
         let len = self.index_len[clause] as usize;
-        self.index[first..first + len]
-            .iter()
-            .map(|e| (e.word as usize, e.mask))
+        let head = clause * HEAD;
+        let rest = clause * self.layout.words().saturating_sub(HEAD);
+        (
+            &self.head[head..head + len.min(HEAD)],
+            &self.rest[rest..rest + len.saturating_sub(HEAD)],
+        )
     }
 
     /// A bank from raw state words (as [`ClauseBank::raw_states`] returns them).
@@ -151,9 +165,8 @@ impl ClauseBank {
 
     /// Number of literals `clause` includes.
     pub fn include_count(&self, clause: usize) -> u32 {
-        self.indexed_includes(clause)
-            .map(|(_, m)| m.count_ones())
-            .sum()
+        let (head, rest) = self.indexed_includes(clause);
+        head.iter().chain(rest).map(|e| e.mask.count_ones()).sum()
     }
 
     /// The state of the automaton of (`clause`, `literal`).
@@ -177,13 +190,15 @@ impl ClauseBank {
     /// empty clause outputs 1. `keep` masks out dropped literals.
     #[inline]
     pub fn output_learning(&self, clause: usize, literals: &[u64], keep: Option<&[u64]>) -> bool {
+        let (head, rest) = self.indexed_includes(clause);
+        let entries = head.iter().chain(rest);
         match keep {
-            None => self
-                .indexed_includes(clause)
-                .all(|(w, m)| m & !literals[w] == 0),
-            Some(keep) => self
-                .indexed_includes(clause)
-                .all(|(w, m)| m & keep[w] & !literals[w] == 0),
+            None => entries
+                .into_iter()
+                .all(|e| e.mask & !literals[e.word as usize] == 0),
+            Some(keep) => entries
+                .into_iter()
+                .all(|e| e.mask & keep[e.word as usize] & !literals[e.word as usize] == 0),
         }
     }
 
