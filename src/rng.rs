@@ -5,7 +5,7 @@
 //! reproduced from its seed and configuration. Xoshiro256++ is fast, has a fixed
 //! specification and does not change between crate versions.
 
-use rand::SeedableRng;
+use rand::{RngCore, SeedableRng};
 
 /// The project's seeded generator (Xoshiro256++).
 pub type Rng = rand_xoshiro::Xoshiro256PlusPlus;
@@ -27,10 +27,91 @@ pub fn substream(seed: u64, stream: u64) -> Rng {
     seeded(z ^ (z >> 31))
 }
 
+/// The two streams of one unit of parallel work: sub-stream `stream` of `seed`, and a
+/// [`WideRng`] seeded from its first words.
+pub fn substream_pair(seed: u64, stream: u64) -> (Rng, WideRng) {
+    let mut rng = substream(seed, stream);
+    let wide = WideRng::from_rng(&mut rng);
+    (rng, wide)
+}
+
+/// Four Xoshiro256++ generators stepped together, one per lane: a bulk source of random
+/// words (the four lanes fit one 256-bit vector where the CPU has them). Each lane produces
+/// exactly the stream of an [`Rng`] started from the same state words.
+#[derive(Clone, Debug)]
+pub struct WideRng {
+    /// `s[i][lane]`: state word i of each lane.
+    s: [[u64; 4]; 4],
+}
+
+impl WideRng {
+    /// Four lanes whose states are the next 16 words of `rng` (a lane that came out all
+    /// zero, a state Xoshiro never leaves, starts from 1 instead).
+    pub fn from_rng(rng: &mut Rng) -> WideRng {
+        let mut s = [[0u64; 4]; 4];
+        for lane in 0..4 {
+            for word in &mut s {
+                word[lane] = rng.next_u64();
+            }
+            if s.iter().all(|word| word[lane] == 0) {
+                s[0][lane] = 1;
+            }
+        }
+        WideRng { s }
+    }
+
+    /// The state words (`[i][lane]`), for code that steps the lanes in vector registers.
+    pub(crate) fn state_mut(&mut self) -> &mut [[u64; 4]; 4] {
+        &mut self.s
+    }
+
+    /// The next word of each lane.
+    #[inline(always)]
+    pub fn next4(&mut self) -> [u64; 4] {
+        let [s0, s1, s2, s3] = &mut self.s;
+        let mut out = [0u64; 4];
+        for lane in 0..4 {
+            out[lane] = s0[lane]
+                .wrapping_add(s3[lane])
+                .rotate_left(23)
+                .wrapping_add(s0[lane]);
+            let t = s1[lane] << 17;
+            s2[lane] ^= s0[lane];
+            s3[lane] ^= s1[lane];
+            s1[lane] ^= s2[lane];
+            s0[lane] ^= s3[lane];
+            s2[lane] ^= t;
+            s3[lane] = s3[lane].rotate_left(45);
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::RngCore;
+
+    #[test]
+    fn wide_lanes_are_xoshiro_streams() {
+        let mut source = seeded(21);
+        let mut wide = WideRng::from_rng(&mut source.clone());
+        // Each lane's state words, in the byte order the generator's seed uses.
+        let mut lanes: Vec<Rng> = (0..4)
+            .map(|_| {
+                let mut seed = [0u8; 32];
+                for chunk in seed.chunks_exact_mut(8) {
+                    chunk.copy_from_slice(&source.next_u64().to_le_bytes());
+                }
+                Rng::from_seed(seed)
+            })
+            .collect();
+        for _ in 0..1000 {
+            let words = wide.next4();
+            for (lane, rng) in lanes.iter_mut().enumerate() {
+                assert_eq!(words[lane], rng.next_u64(), "lane {lane}");
+            }
+        }
+    }
 
     #[test]
     fn same_seed_same_stream() {

@@ -6,7 +6,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use rand::{Rng as _, RngCore};
-use tmbot::rng::{seeded, substream, Rng};
+use tmbot::rng::{seeded, substream, substream_pair, Rng, WideRng};
 use tmbot::tm::bank::{ClauseBank, TypeI};
 use tmbot::tm::literals::LiteralLayout;
 use tmbot::tm::multiclass::CLAUSE_BLOCK;
@@ -14,6 +14,10 @@ use tmbot::tm::sampler::SubsetSampler;
 use tmbot::tm::{Dataset, MultiClassTm, Params};
 
 /// A 1-clause bank over 3 features with literal states `states` (x0 x1 x2 !x0 !x1 !x2).
+fn wide(seed: u64) -> WideRng {
+    WideRng::from_rng(&mut seeded(seed))
+}
+
 fn tiny_bank(bits: usize, states: [u32; 6]) -> ClauseBank {
     let mut bank = ClauseBank::new(LiteralLayout::new(3), bits, 1);
     for (l, &s) in states.iter().enumerate() {
@@ -54,7 +58,7 @@ fn type_ii_includes_zero_literals_that_are_excluded() {
 #[test]
 fn type_ia_with_s_one_is_deterministic() {
     let sampler = SubsetSampler::new(LiteralLayout::new(3), 1.0);
-    let mut rng = seeded(1);
+    let mut rng = wide(1);
     let mut scratch = vec![0u64; 4];
     let x = literals_of([1, 0, 1]);
     // Boost: literals that are 1 (x0, x2, !x1) go up, the others go down, saturating.
@@ -81,7 +85,7 @@ fn type_ib_with_s_one_forgets_everything_one_step() {
     let sampler = SubsetSampler::new(LiteralLayout::new(3), 1.0);
     let mut bank = tiny_bank(16, [65535, 0, 10, 1, 32768, 32767]);
     let mut scratch = vec![0u64; 4];
-    bank.type_ib(0, None, &sampler, &mut seeded(3), &mut scratch);
+    bank.type_ib(0, None, &sampler, &mut wide(3), &mut scratch);
     assert_eq!(states_of(&bank), [65534, 0, 9, 0, 32767, 32766]);
 }
 
@@ -100,14 +104,14 @@ fn random_type_i_changes_exactly_the_drawn_literals() {
     for seed in 0..50 {
         // The subset the feedback draws, from a copy of the stream.
         let mut drawn = vec![0u64; 2];
-        sampler.draw(&mut seeded(seed), &mut drawn);
+        sampler.draw(&mut wide(seed), &mut drawn);
         for boost in [true, false] {
             let mut bank = tiny_bank(8, start);
             let fb = TypeI {
                 sampler: &sampler,
                 boost_true_positive: boost,
             };
-            bank.type_ia(0, &lits, None, &fb, &mut seeded(seed), &mut [0; 4]);
+            bank.type_ia(0, &lits, None, &fb, &mut wide(seed), &mut [0; 4]);
             for l in 0..6 {
                 let expected = match (one(l), bit(&drawn, l)) {
                     (true, true) if !boost => start[l],
@@ -123,7 +127,7 @@ fn random_type_i_changes_exactly_the_drawn_literals() {
             }
         }
         let mut bank = tiny_bank(8, start);
-        bank.type_ib(0, None, &sampler, &mut seeded(seed), &mut [0; 4]);
+        bank.type_ib(0, None, &sampler, &mut wide(seed), &mut [0; 4]);
         for l in 0..6 {
             assert_eq!(
                 bank.state(0, l),
@@ -187,7 +191,7 @@ struct NaiveTm {
     weights: Vec<Vec<u32>>,
     main: Rng,
     /// One stream per (class, block).
-    streams: Vec<Vec<Rng>>,
+    streams: Vec<Vec<(Rng, WideRng)>>,
     sampler: SubsetSampler,
 }
 
@@ -205,7 +209,7 @@ impl NaiveTm {
                     (0..blocks)
                         .map(|_| {
                             id += 1;
-                            substream(params.seed, id)
+                            substream_pair(params.seed, id)
                         })
                         .collect()
                 })
@@ -277,7 +281,7 @@ impl NaiveTm {
         let t = self.params.threshold;
         let f = self.features;
         let max = (1u32 << self.params.state_bits) - 1;
-        let rng = &mut self.streams[c][j / CLAUSE_BLOCK];
+        let (rng, darts) = &mut self.streams[c][j / CLAUSE_BLOCK];
         let r = rng.random_range(0..2 * t);
         if !(if target { r < t - v } else { r < t + v }) {
             return;
@@ -292,7 +296,7 @@ impl NaiveTm {
             let ia = out && within;
             // Type Ia and Ib draw their 1/s subset over all literals.
             let mut drawn = vec![0u64; layout.words()];
-            self.sampler.draw(rng, &mut drawn);
+            self.sampler.draw(darts, &mut drawn);
             let in_drawn = |l: usize| {
                 let (w, b) = layout.slot(l);
                 (drawn[w] >> b) & 1 == 1

@@ -56,12 +56,14 @@ fn learns_noisy_xor() {
 fn coalesced_learns_noisy_xor() {
     let train = noisy_xor(1, 5000, 0.1);
     let test = noisy_xor(2, 5000, 0.0);
-    // A 20-clause pool settles on 98-100% depending on the seed: the mean must reach 99%.
+    // A small shared pool now and then settles below 99% for some seeds (a 20-clause pool,
+    // T 15, does so for about one seed in five): 40 clauses with T 30 rarely do, and the
+    // mean over three seeds must reach 99%.
     let mut accuracies = Vec::new();
     for seed in 1..=3 {
         let params = Params {
-            clauses: 20,
-            threshold: 15,
+            clauses: 40,
+            threshold: 30,
             specificity: 3.9,
             boost_true_positive: false,
             seed,

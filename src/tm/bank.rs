@@ -10,7 +10,7 @@
 //! their masks, rebuilt after every feedback. A clause includes few literals, so evaluating
 //! it reads a handful of words instead of the whole plane.
 
-use crate::rng::Rng;
+use crate::rng::WideRng;
 use crate::tm::bitslice;
 use crate::tm::literals::LiteralLayout;
 use crate::tm::sampler::SubsetSampler;
@@ -90,6 +90,7 @@ impl ClauseBank {
         let top = self.base(clause) + (self.bits - 1) * words;
         let rest_start = clause * words.saturating_sub(HEAD);
         let mut len = 0;
+        self.head[clause * HEAD..(clause + 1) * HEAD].fill(IncludeWord::default());
         for (w, &mask) in self.states[top..top + words].iter().enumerate() {
             if mask != 0 {
                 let entry = IncludeWord {
@@ -187,19 +188,20 @@ impl ClauseBank {
     }
 
     /// Clause output while learning: 1 when every included literal (not dropped) is 1, so an
-    /// empty clause outputs 1. `keep` masks out dropped literals.
+    /// empty clause outputs 1. `keep` masks out dropped literals. The head of the index is
+    /// tested without branches (its unused entries have empty masks), the rest word by word.
     #[inline]
     pub fn output_learning(&self, clause: usize, literals: &[u64], keep: Option<&[u64]>) -> bool {
-        let (head, rest) = self.indexed_includes(clause);
-        let entries = head.iter().chain(rest);
-        match keep {
-            None => entries
-                .into_iter()
-                .all(|e| e.mask & !literals[e.word as usize] == 0),
-            Some(keep) => entries
-                .into_iter()
-                .all(|e| e.mask & keep[e.word as usize] & !literals[e.word as usize] == 0),
-        }
+        let len = self.index_len[clause] as usize;
+        let head = &self.head[clause * HEAD..(clause + 1) * HEAD];
+        let rest_start = clause * self.layout.words().saturating_sub(HEAD);
+        let rest = &self.rest[rest_start..rest_start + len.saturating_sub(HEAD)];
+        let violated = |e: &IncludeWord| {
+            let w = e.word as usize;
+            e.mask & keep.map_or(u64::MAX, |k| k[w]) & !literals[w]
+        };
+        head.iter().fold(0, |acc, e| acc | violated(e)) == 0
+            && rest.iter().all(|e| violated(e) == 0)
     }
 
     /// Clause output at prediction: like learning, except that an empty clause outputs 0.
@@ -255,7 +257,7 @@ impl ClauseBank {
         literals: &[u64],
         keep: Option<&[u64]>,
         feedback: &TypeI,
-        rng: &mut Rng,
+        rng: &mut WideRng,
         scratch: &mut [u64],
     ) {
         let boost = feedback.boost_true_positive;
@@ -281,7 +283,7 @@ impl ClauseBank {
         clause: usize,
         keep: Option<&[u64]>,
         sampler: &SubsetSampler,
-        rng: &mut Rng,
+        rng: &mut WideRng,
         scratch: &mut [u64],
     ) {
         self.prefetch(clause);

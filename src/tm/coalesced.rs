@@ -12,7 +12,7 @@
 //! Reproducibility is as in [`crate::tm::multiclass`]: blocks of clauses with their own
 //! random streams, the main stream for the order and the negative classes.
 
-use crate::rng::{self, Rng};
+use crate::rng::{self, Rng, WideRng};
 use crate::tm::bank::{ClauseBank, TypeI};
 use crate::tm::data::Dataset;
 use crate::tm::inference::{CompiledClause, InferenceModel};
@@ -29,7 +29,10 @@ struct PoolBlock {
     bank: ClauseBank,
     /// `weights[i * classes + c]`.
     weights: Vec<i32>,
+    /// Feedback selection.
     rng: Rng,
+    /// The 1/s subsets.
+    darts: WideRng,
     outputs: Vec<bool>,
     scratch: Vec<u64>,
 }
@@ -86,12 +89,17 @@ impl PoolBlock {
                             step.literals,
                             None,
                             &type_i,
-                            &mut self.rng,
+                            &mut self.darts,
                             &mut self.scratch,
                         );
                     } else {
-                        self.bank
-                            .type_ib(i, None, step.sampler, &mut self.rng, &mut self.scratch);
+                        self.bank.type_ib(
+                            i,
+                            None,
+                            step.sampler,
+                            &mut self.darts,
+                            &mut self.scratch,
+                        );
                     }
                 } else if output {
                     self.bank.type_ii(i, step.literals, None);
@@ -137,10 +145,12 @@ impl CoalescedTm {
                         }
                     })
                     .collect();
+                let (rng, darts) = rng::substream_pair(params.seed, b as u64 + 1);
                 PoolBlock {
                     bank: ClauseBank::new(layout, params.state_bits, len),
                     weights,
-                    rng: rng::substream(params.seed, b as u64 + 1),
+                    rng,
+                    darts,
                     outputs: vec![false; len],
                     scratch: vec![0; layout.words()],
                 }

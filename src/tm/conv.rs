@@ -10,7 +10,7 @@
 //! The two classes updated by a sample run in parallel, each on its own stream.
 
 use crate::features::patches::PatchGrid;
-use crate::rng::{self, Rng};
+use crate::rng::{self, Rng, WideRng};
 use crate::tm::bank::{ClauseBank, TypeI};
 use crate::tm::data::Dataset;
 use crate::tm::literals::LiteralLayout;
@@ -43,7 +43,10 @@ impl PatchLiterals {
 struct ConvClass {
     bank: ClauseBank,
     weights: Vec<u32>,
+    /// Feedback selection and patches.
     rng: Rng,
+    /// The 1/s subsets.
+    darts: WideRng,
     active: Vec<bool>,
     /// Per clause, a bit set of the patches it matched (`patch_words` words each).
     matches: Vec<u64>,
@@ -136,17 +139,20 @@ impl ConvClass {
                             literals,
                             fb.keep,
                             &type_i,
-                            &mut self.rng,
+                            &mut self.darts,
                             &mut self.scratch,
                         );
                         if fb.params.weighted {
                             self.weights[i] += 1;
                         }
                     }
-                    None => {
-                        self.bank
-                            .type_ib(i, fb.keep, fb.sampler, &mut self.rng, &mut self.scratch)
-                    }
+                    None => self.bank.type_ib(
+                        i,
+                        fb.keep,
+                        fb.sampler,
+                        &mut self.darts,
+                        &mut self.scratch,
+                    ),
                 }
             } else if let Some(p) = self.draw_match(i) {
                 self.bank.type_ii(i, fb.sample.patch(p), fb.keep);
@@ -181,14 +187,18 @@ impl ConvTm {
         let layout = LiteralLayout::new(grid.patch_features());
         let patch_words = grid.patches().div_ceil(64);
         let classes = (0..classes)
-            .map(|c| ConvClass {
-                bank: ClauseBank::new(layout, params.state_bits, params.clauses),
-                weights: vec![1; params.clauses],
-                rng: rng::substream(params.seed, c as u64 + 1),
-                active: vec![true; params.clauses],
-                matches: vec![0; params.clauses * patch_words],
-                patch_words,
-                scratch: vec![0; layout.words()],
+            .map(|c| {
+                let (rng, darts) = rng::substream_pair(params.seed, c as u64 + 1);
+                ConvClass {
+                    bank: ClauseBank::new(layout, params.state_bits, params.clauses),
+                    weights: vec![1; params.clauses],
+                    rng,
+                    darts,
+                    active: vec![true; params.clauses],
+                    matches: vec![0; params.clauses * patch_words],
+                    patch_words,
+                    scratch: vec![0; layout.words()],
+                }
             })
             .collect();
         Ok(ConvTm {

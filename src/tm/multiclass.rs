@@ -2,13 +2,14 @@
 //! the class (even indices) and half against (odd indices).
 //!
 //! Reproducibility: each class's clauses are cut into blocks of [`CLAUSE_BLOCK`] clauses and
-//! every block owns a random stream (`rng::substream(seed, block id)`), used only for that
-//! block's clauses in clause order. The sample order, negative classes and drops come from
+//! every block owns its random streams (`rng::substream_pair(seed, block id)`: one to select
+//! clauses for feedback, a wide one for the 1/s subsets), used only for that block's clauses
+//! in clause order. The sample order, negative classes and drops come from
 //! the machine's main stream. Blocks run in parallel with rayon, but no block reads another
 //! block's stream and class sums are integer sums, so a seed gives the same model whatever
 //! the number of threads.
 
-use crate::rng::{self, Rng};
+use crate::rng::{self, Rng, WideRng};
 use crate::tm::bank::{ClauseBank, TypeI};
 use crate::tm::data::Dataset;
 use crate::tm::inference::{CompiledClause, InferenceModel};
@@ -28,7 +29,10 @@ pub(crate) struct Block {
     /// Index of the block's first clause within its class.
     pub(crate) first: usize,
     pub(crate) weights: Vec<u32>,
+    /// Feedback selection.
     rng: Rng,
+    /// The 1/s subsets.
+    darts: WideRng,
     outputs: Vec<bool>,
     active: Vec<bool>,
     scratch: Vec<u64>,
@@ -51,11 +55,13 @@ struct Feedback<'a> {
 
 impl Block {
     fn new(layout: LiteralLayout, params: &Params, first: usize, len: usize, id: u64) -> Block {
+        let (rng, darts) = rng::substream_pair(params.seed, id);
         Block {
             bank: ClauseBank::new(layout, params.state_bits, len),
             first,
             weights: vec![1; len],
-            rng: rng::substream(params.seed, id),
+            rng,
+            darts,
             outputs: vec![false; len],
             active: vec![true; len],
             scratch: vec![0; layout.words()],
@@ -116,7 +122,7 @@ impl Block {
                         fb.literals,
                         fb.keep,
                         &type_i,
-                        &mut self.rng,
+                        &mut self.darts,
                         &mut self.scratch,
                     );
                     if fb.params.weighted {
@@ -124,7 +130,7 @@ impl Block {
                     }
                 } else {
                     self.bank
-                        .type_ib(i, fb.keep, fb.sampler, &mut self.rng, &mut self.scratch);
+                        .type_ib(i, fb.keep, fb.sampler, &mut self.darts, &mut self.scratch);
                 }
             } else if output {
                 self.bank.type_ii(i, fb.literals, fb.keep);

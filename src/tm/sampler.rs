@@ -10,11 +10,11 @@
 //!
 //! The dart count comes from the exact Poisson distribution by inverting a table of its CDF
 //! (scaled to 2^64), and each dart's slot is an exact uniform draw (multiply and shift, with
-//! the rare biased draws rejected).
+//! the rare biased draws rejected). The random words come four at a time from a
+//! [`WideRng`]; with AVX2 the darts' slots are computed four to a vector instruction.
 
-use crate::rng::Rng;
+use crate::rng::WideRng;
 use crate::tm::literals::LiteralLayout;
-use rand::RngCore;
 
 /// Draws random subsets of the literals, each literal with probability `p`.
 #[derive(Clone, Debug)]
@@ -36,6 +36,9 @@ enum Darts {
         cdf: Vec<u64>,
         /// The smallest count with a non-zero entry.
         first: usize,
+        /// `guide[j]`: the number of `cdf` entries not above j x 2^56, where the search for
+        /// a draw with top byte j starts.
+        guide: Vec<u32>,
         /// Bits of one uniform draw (16 or 32): 64 / lane_bits draws per random word.
         lane_bits: u32,
         /// Draws whose low part is below this are rejected (2^lane_bits mod S).
@@ -58,6 +61,9 @@ impl SubsetSampler {
             let slots = layout.words() as u64 * 64;
             let lambda = slots as f64 * -(-hit).ln_1p();
             let (first, cdf) = poisson_cdf(lambda);
+            let guide = (0..256u64)
+                .map(|j| cdf.partition_point(|&c| c <= j << 56) as u32)
+                .collect();
             // 16-bit draws (four per random word) when they waste under 2% to rejection.
             let lane_bits = if slots <= 1 << 16 && (1 << 16) % slots <= (1 << 16) / 50 {
                 16
@@ -67,6 +73,7 @@ impl SubsetSampler {
             Darts::Throw {
                 cdf,
                 first,
+                guide,
                 lane_bits,
                 reject_below: (1u64 << lane_bits) % slots,
                 invert,
@@ -78,7 +85,7 @@ impl SubsetSampler {
     /// Sets in `chosen` (at least [`LiteralLayout::words`] words, all zero on entry) each
     /// literal with probability p, independently of the others; padding bits stay 0.
     #[inline]
-    pub fn draw(&self, rng: &mut Rng, chosen: &mut [u64]) {
+    pub fn draw(&self, rng: &mut WideRng, chosen: &mut [u64]) {
         let chosen = &mut chosen[..self.layout.words()];
         match &self.darts {
             Darts::None => {}
@@ -90,61 +97,97 @@ impl SubsetSampler {
             Darts::Throw {
                 cdf,
                 first,
+                guide,
                 lane_bits,
                 reject_below,
                 invert,
             } => {
-                let u = rng.next_u64();
-                let count = first + cdf.partition_point(|&c| c <= u);
-                let slots = self.layout.words() as u64 * 64;
-                if *lane_bits == 16 {
-                    throw::<16>(rng, count, slots, *reject_below, chosen);
-                } else {
-                    throw::<32>(rng, count, slots, *reject_below, chosen);
+                let u = rng.next4()[0];
+                let mut below = guide[(u >> 56) as usize] as usize;
+                while below < cdf.len() && cdf[below] <= u {
+                    below += 1;
                 }
-                for (w, c) in chosen.iter_mut().enumerate() {
-                    let hit = if *invert { !*c } else { *c };
-                    *c = hit & self.layout.valid(w);
+                let slots = self.layout.words() as u64 * 64;
+                throw_dispatch(*lane_bits, rng, first + below, slots, *reject_below, chosen);
+                if *invert {
+                    for c in chosen.iter_mut() {
+                        *c = !*c;
+                    }
+                }
+                // Only the last word of each half has padding.
+                for w in [self.layout.half_words - 1, self.layout.words() - 1] {
+                    chosen[w] &= self.layout.valid(w);
                 }
             }
         }
     }
 }
 
-/// Throws `count` darts uniformly at the `slots` bits of `chosen`, `BITS`-bit lanes of each
-/// random word, each lane scaled to a slot by a multiply (rejecting the low-part values
-/// below `reject_below` that would make some slots likelier). While a whole word's lanes
-/// are needed they are thrown without branches: a rejected lane sets no bit.
+/// [`throw`] with 16- or 32-bit lanes; 16-bit lanes go through [`avx2::throw16`] where the
+/// CPU has AVX2 (the same darts, four lanes per instruction).
 #[inline]
+fn throw_dispatch(
+    lane_bits: u32,
+    rng: &mut WideRng,
+    count: usize,
+    slots: u64,
+    reject_below: u64,
+    chosen: &mut [u64],
+) {
+    if lane_bits == 16 {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has just been found to support AVX2.
+            unsafe { avx2::throw16(rng, count, slots, reject_below, chosen) };
+            return;
+        }
+        throw::<16>(rng, count, slots, reject_below, chosen);
+    } else {
+        throw::<32>(rng, count, slots, reject_below, chosen);
+    }
+}
+
+/// Throws `count` darts uniformly at the `slots` bits of `chosen`. Each step takes four
+/// random words and cuts them into `BITS`-bit lanes; a lane times `slots` has the dart's
+/// slot in its high part, and a low part below `reject_below` rejects the lane (those
+/// values would make some slots likelier). The slots of a step are computed together,
+/// then set without branches (a rejected lane sets no bit); only the last step checks the
+/// count lane by lane.
+#[inline(always)]
 fn throw<const BITS: u32>(
-    rng: &mut Rng,
+    rng: &mut WideRng,
     mut count: usize,
     slots: u64,
     reject_below: u64,
     chosen: &mut [u64],
 ) {
-    let lanes = (64 / BITS) as usize;
+    const MAX_DARTS: usize = 16;
+    let per_word = (64 / BITS) as usize;
+    let darts = 4 * per_word;
     let lane_mask = (1u64 << BITS) - 1;
-    let hit = |lane: u64, chosen: &mut [u64]| {
-        let m = lane * slots;
-        let accepted = m & lane_mask >= reject_below;
-        let slot = (m >> BITS) as usize;
-        chosen[slot / 64] |= (accepted as u64) << (slot % 64);
-        accepted as usize
-    };
-    while count >= lanes {
-        let r = rng.next_u64();
-        for k in 0..lanes {
-            count -= hit((r >> (k as u32 * BITS)) & lane_mask, chosen);
-        }
-    }
+    let mut slot = [0u64; MAX_DARTS];
+    let mut accepted = [0u64; MAX_DARTS];
     while count > 0 {
-        let mut r = rng.next_u64();
-        for _ in 0..lanes {
-            count -= hit(r & lane_mask, chosen);
-            r >>= BITS;
-            if count == 0 {
-                return;
+        let words = rng.next4();
+        for k in 0..per_word {
+            for (lane, &word) in words.iter().enumerate() {
+                let m = ((word >> (k as u32 * BITS)) & lane_mask) * slots;
+                slot[4 * k + lane] = m >> BITS;
+                accepted[4 * k + lane] = (m & lane_mask >= reject_below) as u64;
+            }
+        }
+        if count >= darts {
+            for (&s, &a) in slot[..darts].iter().zip(&accepted[..darts]) {
+                chosen[(s / 64) as usize] |= a << (s % 64);
+                count -= a as usize;
+            }
+        } else {
+            for (&s, &a) in slot[..darts].iter().zip(&accepted[..darts]) {
+                chosen[(s / 64) as usize] |= a << (s % 64);
+                count -= a as usize;
+                if count == 0 {
+                    return;
+                }
             }
         }
     }
@@ -179,16 +222,111 @@ fn poisson_cdf(lambda: f64) -> (usize, Vec<u64>) {
     (first, cdf)
 }
 
+/// The 16-bit dart throw with AVX2 intrinsics: the four generator lanes live in one vector
+/// register for the whole throw, and each random vector gives 16 darts' slots in a few
+/// instructions.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::WideRng;
+    use std::arch::x86_64::*;
+
+    /// `x` rotated left by `K` bits in each 64-bit lane (`L` = 64 - `K`).
+    #[inline(always)]
+    fn rotate_left<const K: i32, const L: i32>(x: __m256i) -> __m256i {
+        unsafe { _mm256_or_si256(_mm256_slli_epi64::<K>(x), _mm256_srli_epi64::<L>(x)) }
+    }
+
+    /// [`super::throw`] with 16-bit lanes: the same darts in the same order, and the same
+    /// generator state afterwards.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn throw16(
+        rng: &mut WideRng,
+        mut count: usize,
+        slots: u64,
+        reject_below: u64,
+        chosen: &mut [u64],
+    ) {
+        let state = rng.state_mut();
+        // SAFETY (all loads and stores below): `[u64; 4]` and `__m256i` are both 32 bytes,
+        // and the unaligned load/store intrinsics accept any address.
+        let load = |words: &[u64; 4]| unsafe { _mm256_loadu_si256(words.as_ptr().cast()) };
+        let (mut s0, mut s1, mut s2, mut s3) = (
+            load(&state[0]),
+            load(&state[1]),
+            load(&state[2]),
+            load(&state[3]),
+        );
+        let lane_mask = _mm256_set1_epi64x(0xFFFF);
+        let slots_v = _mm256_set1_epi64x(slots as i64);
+        // A lane is accepted when its low part is at least `reject_below`.
+        let reject_v = _mm256_set1_epi64x(reject_below as i64 - 1);
+        let mut slot = [0u64; 16];
+        let mut accepted = [0u64; 16];
+        while count > 0 {
+            let words = _mm256_add_epi64(rotate_left::<23, 41>(_mm256_add_epi64(s0, s3)), s0);
+            let t = _mm256_slli_epi64::<17>(s1);
+            s2 = _mm256_xor_si256(s2, s0);
+            s3 = _mm256_xor_si256(s3, s1);
+            s1 = _mm256_xor_si256(s1, s2);
+            s0 = _mm256_xor_si256(s0, s3);
+            s2 = _mm256_xor_si256(s2, t);
+            s3 = rotate_left::<45, 19>(s3);
+            for k in 0..4 {
+                let shift = _mm_cvtsi32_si128(16 * k as i32);
+                let lane = _mm256_and_si256(_mm256_srl_epi64(words, shift), lane_mask);
+                let m = _mm256_mul_epu32(lane, slots_v);
+                let low = _mm256_and_si256(m, lane_mask);
+                let ok = _mm256_srli_epi64::<63>(_mm256_cmpgt_epi64(low, reject_v));
+                unsafe {
+                    _mm256_storeu_si256(
+                        slot[4 * k..].as_mut_ptr().cast(),
+                        _mm256_srli_epi64::<16>(m),
+                    );
+                    _mm256_storeu_si256(accepted[4 * k..].as_mut_ptr().cast(), ok);
+                }
+            }
+            if count >= 16 {
+                for (&s, &a) in slot.iter().zip(&accepted) {
+                    chosen[(s / 64) as usize] |= a << (s % 64);
+                    count -= a as usize;
+                }
+            } else {
+                for (&s, &a) in slot.iter().zip(&accepted) {
+                    chosen[(s / 64) as usize] |= a << (s % 64);
+                    count -= a as usize;
+                    if count == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+        let store = |words: &mut [u64; 4], v: __m256i| unsafe {
+            _mm256_storeu_si256(words.as_mut_ptr().cast(), v)
+        };
+        store(&mut state[0], s0);
+        store(&mut state[1], s1);
+        store(&mut state[2], s2);
+        store(&mut state[3], s3);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rng::seeded;
 
+    fn wide(seed: u64) -> WideRng {
+        WideRng::from_rng(&mut seeded(seed))
+    }
+
     /// Hit frequency of every slot over `rounds` subsets, and the subset sizes' mean and
     /// variance.
     fn frequencies(layout: LiteralLayout, p: f64, rounds: usize) -> (Vec<f64>, f64, f64) {
         let sampler = SubsetSampler::new(layout, p);
-        let mut rng = seeded(9);
+        let mut rng = wide(9);
         let mut hits = vec![0u32; layout.words() * 64];
         let (mut sum, mut sum_sq) = (0f64, 0f64);
         for _ in 0..rounds {
@@ -237,7 +375,7 @@ mod tests {
         let layout = LiteralLayout::new(200);
         let p = 0.3;
         let sampler = SubsetSampler::new(layout, p);
-        let mut rng = seeded(3);
+        let mut rng = wide(3);
         let pairs = [(0, 1), (5, 63), (64, 65), (10, 300), (199, 200)];
         let mut both = [0u32; 5];
         let rounds = 100_000;
@@ -289,14 +427,38 @@ mod tests {
     }
 
     #[test]
+    fn vector_throw_equals_the_portable_one() {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            let mut rng = seeded(17);
+            for words in [1usize, 2, 78, 200] {
+                let slots = words as u64 * 64;
+                let reject_below = (1u64 << 16) % slots;
+                for count in [0usize, 1, 15, 16, 17, 526, 3000] {
+                    let mut wide = WideRng::from_rng(&mut rng);
+                    let mut copy = wide.clone();
+                    let (mut portable, mut vector) = (vec![0u64; words], vec![0u64; words]);
+                    throw::<16>(&mut wide, count, slots, reject_below, &mut portable);
+                    // SAFETY: AVX2 was just detected.
+                    unsafe { avx2::throw16(&mut copy, count, slots, reject_below, &mut vector) };
+                    assert_eq!(portable, vector, "{words} words, {count} darts");
+                    assert_eq!(wide.next4(), copy.next4(), "generator state");
+                }
+            }
+        } else {
+            eprintln!("skipping: this CPU has no AVX2");
+        }
+    }
+
+    #[test]
     fn probability_one_and_zero() {
         let layout = LiteralLayout::new(70);
         let mut chosen = vec![0u64; layout.words()];
-        SubsetSampler::new(layout, 1.0).draw(&mut seeded(1), &mut chosen);
+        SubsetSampler::new(layout, 1.0).draw(&mut wide(1), &mut chosen);
         let all: Vec<u64> = (0..layout.words()).map(|w| layout.valid(w)).collect();
         assert_eq!(chosen, all);
         let mut chosen = vec![0u64; layout.words()];
-        SubsetSampler::new(layout, 0.0).draw(&mut seeded(1), &mut chosen);
+        SubsetSampler::new(layout, 0.0).draw(&mut wide(1), &mut chosen);
         assert!(chosen.iter().all(|&w| w == 0));
     }
 }
