@@ -22,17 +22,25 @@ pub struct ClauseBank {
     bits: usize,
     clauses: usize,
     states: Vec<u64>,
-    /// The first [`HEAD`] non-zero include words of each clause (from `clause * HEAD`): one
-    /// cache line, and most evaluations stop inside it ...
-    head: Vec<IncludeWord>,
-    /// ... and the others (from `clause * (words - HEAD)`), `index_len[clause]` in all.
+    /// Per clause, its number of non-zero include words and the first [`HEAD`] of them, in
+    /// one cache line: most evaluations stop there ...
+    head: Vec<IndexHead>,
+    /// ... and the others (from `clause * (words - HEAD)`).
     rest: Vec<IncludeWord>,
-    index_len: Vec<u32>,
 }
 
-/// Include words of a clause's index kept side by side with the other clauses' (one cache
-/// line per clause).
-const HEAD: usize = 4;
+/// Include words in an [`IndexHead`].
+const HEAD: usize = 5;
+
+/// The start of a clause's include index: unused entries have empty masks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C, align(64))]
+struct IndexHead {
+    masks: [u64; HEAD],
+    words: [u32; HEAD],
+    /// Non-zero include words in all.
+    len: u32,
+}
 
 /// One non-zero word of a clause's include mask.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -74,9 +82,8 @@ impl ClauseBank {
             bits,
             clauses,
             states,
-            head: vec![IncludeWord::default(); clauses * HEAD],
+            head: vec![IndexHead::default(); clauses],
             rest: vec![IncludeWord::default(); clauses * words.saturating_sub(HEAD)],
-            index_len: vec![0; clauses],
         };
         for clause in 0..clauses {
             bank.reindex(clause);
@@ -90,7 +97,7 @@ impl ClauseBank {
         let top = self.base(clause) + (self.bits - 1) * words;
         let rest_start = clause * words.saturating_sub(HEAD);
         let mut len = 0;
-        self.head[clause * HEAD..(clause + 1) * HEAD].fill(IncludeWord::default());
+        let mut head = IndexHead::default();
         for (w, &mask) in self.states[top..top + words].iter().enumerate() {
             if mask != 0 {
                 let entry = IncludeWord {
@@ -98,25 +105,26 @@ impl ClauseBank {
                     word: w as u32,
                 };
                 if len < HEAD {
-                    self.head[clause * HEAD + len] = entry;
+                    head.masks[len] = mask;
+                    head.words[len] = w as u32;
                 } else {
                     self.rest[rest_start + len - HEAD] = entry;
                 }
                 len += 1;
             }
         }
-        self.index_len[clause] = len as u32;
+        head.len = len as u32;
+        self.head[clause] = head;
     }
 
     /// The non-zero words of the include mask of `clause`, in two parts.
     #[inline]
-    fn indexed_includes(&self, clause: usize) -> (&[IncludeWord], &[IncludeWord]) {
-        let len = self.index_len[clause] as usize;
-        let head = clause * HEAD;
+    fn indexed_includes(&self, clause: usize) -> (&IndexHead, &[IncludeWord]) {
+        let head = &self.head[clause];
         let rest = clause * self.layout.words().saturating_sub(HEAD);
         (
-            &self.head[head..head + len.min(HEAD)],
-            &self.rest[rest..rest + len.saturating_sub(HEAD)],
+            head,
+            &self.rest[rest..rest + (head.len as usize).saturating_sub(HEAD)],
         )
     }
 
@@ -167,7 +175,8 @@ impl ClauseBank {
     /// Number of literals `clause` includes.
     pub fn include_count(&self, clause: usize) -> u32 {
         let (head, rest) = self.indexed_includes(clause);
-        head.iter().chain(rest).map(|e| e.mask.count_ones()).sum()
+        let head_count: u32 = head.masks.iter().map(|m| m.count_ones()).sum();
+        head_count + rest.iter().map(|e| e.mask.count_ones()).sum::<u32>()
     }
 
     /// The state of the automaton of (`clause`, `literal`).
@@ -192,28 +201,26 @@ impl ClauseBank {
     /// tested without branches (its unused entries have empty masks), the rest word by word.
     #[inline]
     pub fn output_learning(&self, clause: usize, literals: &[u64], keep: Option<&[u64]>) -> bool {
-        let len = self.index_len[clause] as usize;
-        let head = &self.head[clause * HEAD..(clause + 1) * HEAD];
-        let rest_start = clause * self.layout.words().saturating_sub(HEAD);
-        let rest = &self.rest[rest_start..rest_start + len.saturating_sub(HEAD)];
-        let violated = |e: &IncludeWord| {
-            let w = e.word as usize;
-            e.mask & keep.map_or(u64::MAX, |k| k[w]) & !literals[w]
+        let (head, rest) = self.indexed_includes(clause);
+        let violated = |mask: u64, w: u32| {
+            let w = w as usize;
+            mask & keep.map_or(u64::MAX, |k| k[w]) & !literals[w]
         };
-        head.iter().fold(0, |acc, e| acc | violated(e)) == 0
-            && rest.iter().all(|e| violated(e) == 0)
+        let head_violated =
+            (0..HEAD).fold(0, |acc, i| acc | violated(head.masks[i], head.words[i]));
+        head_violated == 0 && rest.iter().all(|e| violated(e.mask, e.word) == 0)
     }
 
     /// Clause output at prediction: like learning, except that an empty clause outputs 0.
     #[inline]
     pub fn output_predicting(&self, clause: usize, literals: &[u64]) -> bool {
-        self.index_len[clause] > 0 && self.output_learning(clause, literals, None)
+        self.head[clause].len > 0 && self.output_learning(clause, literals, None)
     }
 
-    /// Asks the CPU to start loading the states of `clause` (feedback reads and writes all of
-    /// them; the loads then overlap the drawing of the random subset).
+    /// Asks the CPU to start loading the states of `clause`, which a feedback reads and writes
+    /// in full: machines call it for the next clause to update while they update this one.
     #[inline(always)]
-    fn prefetch(&self, clause: usize) {
+    pub fn prefetch(&self, clause: usize) {
         #[cfg(target_arch = "x86_64")]
         {
             let base = self.base(clause);
@@ -261,7 +268,6 @@ impl ClauseBank {
         scratch: &mut [u64],
     ) {
         let boost = feedback.boost_true_positive;
-        self.prefetch(clause);
         feedback.sampler.draw(rng, scratch);
         let drawn = &*scratch;
         self.step(clause, |w, _| {
@@ -286,7 +292,6 @@ impl ClauseBank {
         rng: &mut WideRng,
         scratch: &mut [u64],
     ) {
-        self.prefetch(clause);
         sampler.draw(rng, scratch);
         let drawn = &*scratch;
         self.step(clause, |w, _| {
@@ -299,7 +304,6 @@ impl ClauseBank {
     /// the sample and currently excluded moves one step toward include.
     pub fn type_ii(&mut self, clause: usize, literals: &[u64], keep: Option<&[u64]>) {
         let layout = self.layout;
-        self.prefetch(clause);
         self.step(clause, |w, include| {
             let keep_word = keep.map_or(u64::MAX, |k| k[w]);
             (!literals[w] & !include & layout.valid(w) & keep_word, 0)

@@ -34,6 +34,8 @@ struct PoolBlock {
     /// The 1/s subsets.
     darts: WideRng,
     outputs: Vec<bool>,
+    /// The (clause, update) pairs that get feedback for the current sample.
+    acting: Vec<(u32, u8)>,
     scratch: Vec<u64>,
 }
 
@@ -69,14 +71,31 @@ impl PoolBlock {
             sampler: step.sampler,
             boost_true_positive: step.params.boost_true_positive,
         };
+        // Selections first (their stream serves nothing else), then the updates, with the
+        // next clause's states loading while this one is updated.
+        self.acting.clear();
         for i in 0..self.bank.clauses() {
-            let output = self.outputs[i];
-            for &(class, target, sum) in &step.updates {
+            for (u, &(_, target, sum)) in step.updates.iter().enumerate() {
                 let r = self.rng.random_range(0..2 * t);
-                let chosen = if target { r < t - sum } else { r < t + sum };
-                if !chosen {
-                    continue;
+                if if target { r < t - sum } else { r < t + sum } {
+                    self.acting.push((i as u32, u as u8));
                 }
+            }
+        }
+        if let Some(&(first, _)) = self.acting.first() {
+            self.bank.prefetch(first as usize);
+        }
+        for n in 0..self.acting.len() {
+            let (i, u) = self.acting[n];
+            let i = i as usize;
+            if let Some(&(next, _)) = self.acting.get(n + 1) {
+                if next as usize != i {
+                    self.bank.prefetch(next as usize);
+                }
+            }
+            let output = self.outputs[i];
+            let (class, target, _) = step.updates[u as usize];
+            {
                 let w = &mut self.weights[i * step.classes + class];
                 if (*w >= 0) == target {
                     let within = step
@@ -152,6 +171,7 @@ impl CoalescedTm {
                     rng,
                     darts,
                     outputs: vec![false; len],
+                    acting: Vec::with_capacity(2 * len),
                     scratch: vec![0; layout.words()],
                 }
             })

@@ -35,6 +35,8 @@ pub(crate) struct Block {
     darts: WideRng,
     outputs: Vec<bool>,
     active: Vec<bool>,
+    /// The clauses that get feedback for the current sample.
+    acting: Vec<u32>,
     scratch: Vec<u64>,
 }
 
@@ -64,6 +66,7 @@ impl Block {
             darts,
             outputs: vec![false; len],
             active: vec![true; len],
+            acting: Vec::with_capacity(len),
             scratch: vec![0; layout.words()],
         }
     }
@@ -96,6 +99,10 @@ impl Block {
             sampler: fb.sampler,
             boost_true_positive: fb.params.boost_true_positive,
         };
+        // The selection stream serves nothing else, so drawing every clause's selection
+        // first gives the same draws as clause by clause; then the states of the next clause
+        // to update load while this one is updated.
+        self.acting.clear();
         for i in 0..self.bank.clauses() {
             if !self.active[i] {
                 continue;
@@ -106,8 +113,17 @@ impl Block {
             } else {
                 r < t + update.sum
             };
-            if !chosen {
-                continue;
+            if chosen && (update.target == (self.polarity(i) > 0) || self.outputs[i]) {
+                self.acting.push(i as u32);
+            }
+        }
+        if let Some(&first) = self.acting.first() {
+            self.bank.prefetch(first as usize);
+        }
+        for n in 0..self.acting.len() {
+            let i = self.acting[n] as usize;
+            if let Some(&next) = self.acting.get(n + 1) {
+                self.bank.prefetch(next as usize);
             }
             let positive = self.polarity(i) > 0;
             let output = self.outputs[i];

@@ -166,6 +166,8 @@ fn run_peers(args: &Args, python: &Path, train: &Path, test: &Path) -> anyhow::R
         .args(["--epochs", &args.epochs.to_string()])
         .args(["--state-bits", &args.state_bits.to_string()])
         .args(["--libs", &args.libs])
+        // Peers that can use threads get as many as tmbot.
+        .args(["--jobs", &rayon::current_num_threads().to_string()])
         .output()
         .with_context(|| format!("running {}", python.display()))?;
     anyhow::ensure!(
