@@ -217,6 +217,24 @@ impl ClauseBank {
         self.head[clause].len > 0 && self.output_learning(clause, literals, None)
     }
 
+    /// Asks the CPU to start loading the include index of `clause` (its head and the first
+    /// entries after it): evaluation loops call it a few clauses ahead.
+    #[inline(always)]
+    pub fn prefetch_index(&self, clause: usize) {
+        #[cfg(target_arch = "x86_64")]
+        if clause < self.clauses {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let rest = clause * self.layout.words().saturating_sub(HEAD);
+            // SAFETY: a prefetch only hints the cache; the addresses are inside the vectors.
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>((&self.head[clause] as *const IndexHead).cast());
+                if let Some(entry) = self.rest.get(rest) {
+                    _mm_prefetch::<_MM_HINT_T0>((entry as *const IncludeWord).cast());
+                }
+            }
+        }
+    }
+
     /// Asks the CPU to start loading the states of `clause`, which a feedback reads and writes
     /// in full: machines call it for the next clause to update while they update this one.
     #[inline(always)]

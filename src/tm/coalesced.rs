@@ -17,7 +17,7 @@ use crate::tm::bank::{ClauseBank, TypeI};
 use crate::tm::data::Dataset;
 use crate::tm::inference::{CompiledClause, InferenceModel};
 use crate::tm::literals::LiteralLayout;
-use crate::tm::multiclass::{included_literals, shuffled, CLAUSE_BLOCK};
+use crate::tm::multiclass::{included_literals, shuffled, CLAUSE_BLOCK, INDEX_AHEAD};
 use crate::tm::params::Params;
 use crate::tm::sampler::SubsetSampler;
 use rand::Rng as _;
@@ -52,6 +52,7 @@ struct Step<'a> {
 impl PoolBlock {
     fn votes(&mut self, literals: &[u64], classes: usize, sums: &mut [i64]) {
         for i in 0..self.bank.clauses() {
+            self.bank.prefetch_index(i + INDEX_AHEAD);
             let out = self.bank.output_learning(i, literals, None);
             self.outputs[i] = out;
             if out {

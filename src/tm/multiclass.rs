@@ -22,6 +22,9 @@ use rayon::prelude::*;
 /// Clauses per block (the unit of parallel work and of random streams).
 pub const CLAUSE_BLOCK: usize = 128;
 
+/// How many clauses ahead evaluation loops prefetch a clause's include index.
+pub(crate) const INDEX_AHEAD: usize = 4;
+
 /// A block of one class's clauses with its weights, random stream and scratch space.
 #[derive(Clone, Debug)]
 pub(crate) struct Block {
@@ -84,6 +87,7 @@ impl Block {
     fn vote_learning(&mut self, literals: &[u64], keep: Option<&[u64]>) -> i64 {
         let mut sum = 0i64;
         for i in 0..self.bank.clauses() {
+            self.bank.prefetch_index(i + INDEX_AHEAD);
             let out = self.active[i] && self.bank.output_learning(i, literals, keep);
             self.outputs[i] = out;
             if out {
