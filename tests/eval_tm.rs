@@ -58,29 +58,40 @@ fn hex_data(encoder: &HexConnection, count: usize, seed: u64) -> Dataset {
     data
 }
 
-#[test]
-fn a_hex_model_judges_full_boards_through_the_evaluator() {
-    let encoder = HexConnection::new(3, 3);
-    let data = hex_data(&encoder, 400, 1);
-    let params = Params {
+/// The machine settings of the 3x3 Hex models.
+fn hex_params() -> Params {
+    Params {
         clauses: 40,
         threshold: 20,
         specificity: 3.0,
         seed: 5,
         ..Params::default()
-    };
-    let mut machine = MultiClassTm::new(params, encoder.feature_count(), 2).unwrap();
+    }
+}
+
+/// `machine` trained 30 epochs on 400 random full 3x3 boards, also saved at `path`.
+fn train_hex_model(mut machine: Machine, path: &std::path::Path) -> Machine {
+    let encoder = HexConnection::new(3, 3);
+    let data = hex_data(&encoder, 400, 1);
     for _ in 0..30 {
         machine.fit_epoch(&data);
     }
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("hex3.tm");
     save(
-        Machine::PerClass(machine),
+        machine.clone(),
         "hex-connection",
         encoder.feature_names(),
-        &path,
+        path,
     );
+    machine
+}
+
+#[test]
+fn a_hex_model_judges_full_boards_through_the_evaluator() {
+    let features = HexConnection::new(3, 3).feature_count();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hex3.tm");
+    let machine = MultiClassTm::new(hex_params(), features, 2).unwrap();
+    train_hex_model(Machine::PerClass(machine), &path);
 
     let evaluator = TmEvaluator::<Hex>::load(path.to_str().unwrap()).unwrap();
     let test = hex_boards(300, 2);
@@ -112,26 +123,10 @@ fn a_hex_model_judges_full_boards_through_the_evaluator() {
 #[test]
 fn a_coalesced_hex_model_evaluates_as_the_machine_predicts() {
     let encoder = HexConnection::new(3, 3);
-    let data = hex_data(&encoder, 400, 1);
-    let params = Params {
-        clauses: 40,
-        threshold: 20,
-        specificity: 3.0,
-        seed: 5,
-        ..Params::default()
-    };
-    let mut machine = CoalescedTm::new(params, encoder.feature_count(), 2).unwrap();
-    for _ in 0..30 {
-        machine.fit_epoch(&data);
-    }
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("hex3c.tm");
-    save(
-        Machine::Coalesced(machine.clone()),
-        "hex-connection",
-        encoder.feature_names(),
-        &path,
-    );
+    let machine = CoalescedTm::new(hex_params(), encoder.feature_count(), 2).unwrap();
+    let machine = train_hex_model(Machine::Coalesced(machine), &path);
     let evaluator = TmEvaluator::<Hex>::load(path.to_str().unwrap()).unwrap();
     let test = hex_boards(300, 2);
     let positions: Vec<Hex> = test.iter().map(|(g, _)| g.clone()).collect();
