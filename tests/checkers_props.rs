@@ -14,14 +14,7 @@ use tmbot::rng;
 fn random_game(seed: u64, plies: usize) -> Checkers {
     let mut rng = rng::seeded(seed);
     let mut game = Checkers::new();
-    let mut moves = Vec::new();
-    for _ in 0..plies {
-        game.legal_moves(&mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        game.play(moves[rng.random_range(0..moves.len())]);
-    }
+    tmbot::game::play_random_plies(&mut game, &mut rng, plies, |_, _| {});
     game
 }
 
@@ -88,14 +81,7 @@ proptest! {
         let game = if kings_only {
             let mut game = Checkers::from_fen("B:WK32,K31,K24:BK1,K2,K9").unwrap();
             let mut rng = rng::seeded(seed);
-            let mut moves = Vec::new();
-            for _ in 0..plies % 40 {
-                game.legal_moves(&mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                game.play(moves[rng.random_range(0..moves.len())]);
-            }
+            tmbot::game::play_random_plies(&mut game, &mut rng, plies % 40, |_, _| {});
             game
         } else {
             random_game(seed, plies)

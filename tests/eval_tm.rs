@@ -159,14 +159,7 @@ fn a_checkers_model_plugs_into_every_search_by_spec() {
     for _ in 0..300 {
         let mut game = Checkers::new();
         let plies = rng.random_range(0..60);
-        let mut moves = Vec::new();
-        for _ in 0..plies {
-            game.legal_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            game.play(moves[rng.random_range(0..moves.len())]);
-        }
+        tmbot::game::play_random_plies(&mut game, &mut rng, plies, |_, _| {});
         let p = game.position();
         let label = match p.count(Color::Black).cmp(&p.count(Color::White)) {
             std::cmp::Ordering::Less => 0,

@@ -206,14 +206,7 @@ fn fill_playout_is_a_legal_completion_with_the_right_winner() {
         let (w, h) = (rng.random_range(1..=19), rng.random_range(1..=19));
         let mut game = Hex::new(w, h).unwrap();
         let plies = rng.random_range(0..=w * h / 3);
-        let mut moves = Vec::new();
-        for _ in 0..plies {
-            game.legal_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            game.play(moves[rng.random_range(0..moves.len())]);
-        }
+        tmbot::game::play_random_plies(&mut game, &mut rng, plies, |_, _| {});
         if game.outcome().is_some() {
             continue;
         }

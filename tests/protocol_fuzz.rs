@@ -9,7 +9,6 @@ mod common;
 use rand::Rng as _;
 use std::io::{Read, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
 use tmbot::game::checkers::Checkers;
 use tmbot::game::hex::Hex;
 use tmbot::protocol::engine::{Engine, ProtocolGame};
@@ -446,13 +445,7 @@ fn binary_junk(rng: &mut Rng, vocab: &Vocabulary) -> Vec<Vec<u8>> {
 
 /// Sends `lines` then `name` to `tmbot ARGS` and returns its whole output.
 fn feed_binary(args: &[&str], lines: &[Vec<u8>]) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tmbot"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("tmbot starts");
+    let mut child = common::spawn_engine(args);
     let mut stdin = child.stdin.take().unwrap();
     let mut input = Vec::new();
     for line in lines {

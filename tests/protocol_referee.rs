@@ -2,8 +2,11 @@
 //! its own copy of the game: every generated move must be legal there, and at the end both
 //! engines must report the referee's position and result.
 
+#[allow(dead_code)] // each test file uses some of the helpers
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout};
 use tmbot::game::checkers::{record::PdnResult, to_fen, Checkers};
 use tmbot::game::hex::Hex;
 use tmbot::game::{Color, Game};
@@ -20,13 +23,7 @@ struct Peer {
 
 impl Peer {
     fn spawn(args: &[&str]) -> Peer {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tmbot"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("tmbot starts");
+        let mut child = common::spawn_engine(args);
         let stdin = child.stdin.take().unwrap();
         let stdout = BufReader::new(child.stdout.take().unwrap());
         Peer {
@@ -68,6 +65,23 @@ fn peers(black: &[&str], white: &[&str]) -> [Peer; 2] {
     [Peer::spawn(black), Peer::spawn(white)]
 }
 
+/// One ply: the side to move's engine generates a move, which must be legal in the referee's
+/// `game`; the referee plays it and tells the other engine with the command `tell` builds.
+fn referee_ply<G: Game>(
+    engines: &mut [Peer; 2],
+    game: &mut G,
+    tell: impl Fn(Color, &str) -> String,
+) {
+    let color = game.side_to_move();
+    let reply = engines[color.index()].ask(&format!("genmove {color}"));
+    let mv = game
+        .parse_move(&reply)
+        .unwrap_or_else(|e| panic!("{color} generated {reply:?}, illegal here: {e}"));
+    game.play(mv);
+    let other = &mut engines[color.opponent().index()];
+    assert_eq!(other.ask(&tell(color, &reply)), "");
+}
+
 #[test]
 fn hex_7x7_game_between_mcts_and_random() {
     let mut engines = peers(
@@ -81,14 +95,9 @@ fn hex_7x7_game_between_mcts_and_random() {
     }
     let mut plies = 0;
     while game.outcome().is_none() {
-        let color = game.side_to_move();
-        let reply = engines[color.index()].ask(&format!("genmove {color}"));
-        let mv = game
-            .parse_move(&reply)
-            .unwrap_or_else(|e| panic!("{color} generated {reply:?}, illegal here: {e}"));
-        game.play(mv);
-        let other = &mut engines[color.opponent().index()];
-        assert_eq!(other.ask(&format!("play {color} {reply}")), "");
+        referee_ply(&mut engines, &mut game, |color, reply| {
+            format!("play {color} {reply}")
+        });
         plies += 1;
     }
     let winner = game.outcome().unwrap().winner.unwrap();
@@ -117,14 +126,7 @@ fn checkers_game_between_alphabeta_and_mcts() {
     );
     let mut game = Checkers::new();
     while game.outcome().is_none() && game.ply() < CHECKERS_PLY_CAP {
-        let color = game.side_to_move();
-        let reply = engines[color.index()].ask(&format!("genmove {color}"));
-        let mv = game
-            .parse_move(&reply)
-            .unwrap_or_else(|e| panic!("{color} generated {reply:?}, illegal here: {e}"));
-        game.play(mv);
-        let other = &mut engines[color.opponent().index()];
-        assert_eq!(other.ask(&format!("play {reply}")), "");
+        referee_ply(&mut engines, &mut game, |_, reply| format!("play {reply}"));
     }
     let result = PdnResult::from_outcome(game.outcome()).as_str();
     eprintln!(

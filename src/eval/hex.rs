@@ -217,13 +217,7 @@ impl EvalGame for Hex {
 mod tests {
     use super::*;
 
-    fn game(size: usize, moves: &[&str]) -> Hex {
-        let mut game = Hex::new(size, size).unwrap();
-        for mv in moves {
-            game.try_play(mv).unwrap();
-        }
-        game
-    }
+    use crate::game::hex::played as game;
 
     #[test]
     fn empty_board_potentials() {

@@ -179,9 +179,21 @@ pub fn playout_with<G: Game>(
     start: &G,
     rng: &mut Rng,
     max_plies: usize,
-    mut on_move: impl FnMut(Color, G::Move),
+    on_move: impl FnMut(Color, G::Move),
 ) -> Option<Outcome> {
     let mut game = start.clone();
+    play_random_plies(&mut game, rng, max_plies, on_move);
+    game.outcome()
+}
+
+/// Plays up to `max_plies` uniformly random legal moves on `game` (fewer when it ends),
+/// telling `on_move` each mover and move.
+pub fn play_random_plies<G: Game>(
+    game: &mut G,
+    rng: &mut Rng,
+    max_plies: usize,
+    mut on_move: impl FnMut(Color, G::Move),
+) {
     let mut moves = Vec::new();
     for _ in 0..max_plies {
         game.legal_moves(&mut moves);
@@ -192,7 +204,6 @@ pub fn playout_with<G: Game>(
         on_move(game.side_to_move(), mv);
         game.play(mv);
     }
-    game.outcome()
 }
 
 /// Counts the leaf nodes of the legal-move tree to `depth` plies (generic, play/undo based).

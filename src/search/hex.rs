@@ -156,13 +156,7 @@ impl SearchGame for Hex {
 mod tests {
     use super::*;
 
-    fn game(size: usize, moves: &[&str]) -> Hex {
-        let mut game = Hex::new(size, size).unwrap();
-        for mv in moves {
-            game.try_play(mv).unwrap();
-        }
-        game
-    }
+    use crate::game::hex::played as game;
 
     fn names(game: &Hex, moves: &[HexMove]) -> Vec<String> {
         moves.iter().map(|&m| game.move_to_text(m)).collect()

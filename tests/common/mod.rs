@@ -2,17 +2,22 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 
-/// Runs `tmbot ARGS` with `input` on stdin (then closed) and returns stdout.
-pub fn run_engine(args: &[&str], input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tmbot"))
+/// Starts `tmbot ARGS` with piped stdin and stdout (stderr discarded).
+pub fn spawn_engine(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_tmbot"))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .expect("tmbot starts");
+        .expect("tmbot starts")
+}
+
+/// Runs `tmbot ARGS` with `input` on stdin (then closed) and returns stdout.
+pub fn run_engine(args: &[&str], input: &str) -> String {
+    let mut child = spawn_engine(args);
     child
         .stdin
         .take()

@@ -14,3 +14,14 @@ pub mod union_find;
 
 pub use board::{Board, CellSet, MAX_CELLS};
 pub use state::{Hex, HexMove, SwapRule};
+
+/// A square `size` x `size` game after `moves` (cell names), for unit tests.
+#[cfg(test)]
+pub(crate) fn played(size: usize, moves: &[&str]) -> Hex {
+    use crate::game::Game;
+    let mut game = Hex::new(size, size).unwrap();
+    for mv in moves {
+        game.try_play(mv).unwrap();
+    }
+    game
+}
