@@ -166,13 +166,7 @@ fn motif_accuracy(train: &Dataset, test: &Dataset) -> f64 {
     for _ in 0..20 {
         tm.fit_epoch(train);
     }
-    let predicted = tm.predict_all(test);
-    let correct = predicted
-        .iter()
-        .zip(test.labels())
-        .filter(|(&p, &y)| p == y as usize)
-        .count();
-    correct as f64 / test.len() as f64
+    test.accuracy(&tm.predict_all(test))
 }
 
 fn drop_machine(seed: u64, clause_drop: f64) -> (ConvTm, ConvTm) {

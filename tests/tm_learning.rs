@@ -20,13 +20,7 @@ fn noisy_xor(seed: u64, n: usize, noise: f64) -> Dataset {
 }
 
 fn accuracy(tm: &MultiClassTm, data: &Dataset) -> f64 {
-    let predicted = tm.compile().predict(data);
-    let hits = predicted
-        .iter()
-        .zip(data.labels())
-        .filter(|(&p, &y)| p == y as usize)
-        .count();
-    hits as f64 / data.len() as f64
+    data.accuracy(&tm.compile().predict(data))
 }
 
 #[test]
@@ -73,13 +67,7 @@ fn coalesced_learns_noisy_xor() {
         for _ in 0..200 {
             tm.fit_epoch(&train);
         }
-        let predicted = tm.compile().predict(&test);
-        let hits = predicted
-            .iter()
-            .zip(test.labels())
-            .filter(|(&p, &y)| p == y as usize)
-            .count();
-        let acc = hits as f64 / test.len() as f64;
+        let acc = test.accuracy(&tm.compile().predict(&test));
         assert!(
             acc >= 0.97,
             "seed {seed}: coalesced noisy XOR accuracy {acc}"

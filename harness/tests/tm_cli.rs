@@ -81,13 +81,7 @@ fn train_conv_on_checkers_folds() {
     };
     assert_eq!(conv.grid().window, 2);
     let data = read_dataset(&test, Encoder::CheckersPlanes).unwrap();
-    let predicted = saved.machine.predict_all(&data);
-    let correct = predicted
-        .iter()
-        .zip(data.labels())
-        .filter(|(&p, &y)| p == y as usize)
-        .count();
-    assert_eq!(correct as f64 / data.len() as f64, accuracy);
+    assert_eq!(data.accuracy(&saved.machine.predict_all(&data)), accuracy);
     // explain writes clauses over patch features; export refuses convolutional models.
     let (ok, stdout, stderr) = arena(&["explain", model.to_str().unwrap(), "--top", "3"]);
     assert!(ok, "{stderr}");
@@ -225,14 +219,7 @@ fn coalesced_model_trains_saves_explains_and_exports() {
     let saved = SavedModel::load(&model).unwrap();
     assert!(matches!(saved.machine, Machine::Coalesced(_)), "{saved:?}");
     let data = tmbot::tm::Dataset::read_csv(Path::new(csv)).unwrap();
-    let correct = saved
-        .machine
-        .predict_all(&data)
-        .iter()
-        .zip(data.labels())
-        .filter(|(&p, &y)| p == y as usize)
-        .count();
-    assert_eq!(correct as f64 / data.len() as f64, accuracy);
+    assert_eq!(data.accuracy(&saved.machine.predict_all(&data)), accuracy);
     // explain ranks the whole pool for each class; the sign is that of the class weight.
     let (ok, stdout, stderr) = arena(&["explain", model_path, "--top", "40"]);
     assert!(ok, "{stderr}");

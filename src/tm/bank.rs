@@ -54,6 +54,19 @@ struct IncludeWord {
     word: u32,
 }
 
+/// Which feedback [`ClauseBank::feedback`] applied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Applied {
+    /// Type Ia (the clause output 1).
+    Ia,
+    /// Type Ib.
+    Ib,
+    /// Type II (the clause output 1).
+    II,
+    /// Nothing: Type II on a clause that output 0.
+    Nothing,
+}
+
 /// What a Type I feedback needs besides the clause: specificity randomness and boost.
 pub struct TypeI<'a> {
     /// Draws the literals that get a 1/s event (a subset of all literals).
@@ -274,6 +287,39 @@ impl ClauseBank {
         let includes_changed = bitslice::step_clause(planes, words, self.bits, moves);
         if includes_changed {
             self.reindex(clause);
+        }
+    }
+
+    /// The feedback of a clause selected for an update. With `type_i`: Type Ia on `matched`
+    /// (the literals the clause output 1 on, if it did) when its include count is within
+    /// `budget`, else Type Ib. Otherwise Type II on `matched`, when there is one. Returns
+    /// what was applied (`scratch` as for [`ClauseBank::type_ia`]).
+    #[allow(clippy::too_many_arguments)]
+    pub fn feedback(
+        &mut self,
+        clause: usize,
+        type_i: bool,
+        matched: Option<&[u64]>,
+        keep: Option<&[u64]>,
+        feedback: &TypeI,
+        budget: Option<u32>,
+        rng: &mut WideRng,
+        scratch: &mut [u64],
+    ) -> Applied {
+        match matched {
+            Some(literals) if type_i && budget.map_or(true, |b| self.include_count(clause) < b) => {
+                self.type_ia(clause, literals, keep, feedback, rng, scratch);
+                Applied::Ia
+            }
+            _ if type_i => {
+                self.type_ib(clause, keep, feedback.sampler, rng, scratch);
+                Applied::Ib
+            }
+            Some(literals) => {
+                self.type_ii(clause, literals, keep);
+                Applied::II
+            }
+            None => Applied::Nothing,
         }
     }
 

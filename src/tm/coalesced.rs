@@ -96,37 +96,19 @@ impl PoolBlock {
             }
             let output = self.outputs[i];
             let (class, target, _) = step.updates[u as usize];
-            {
-                let w = &mut self.weights[i * step.classes + class];
-                if (*w >= 0) == target {
-                    let within = step
-                        .params
-                        .literal_budget
-                        .map_or(true, |b| self.bank.include_count(i) < b);
-                    if output && within {
-                        self.bank.type_ia(
-                            i,
-                            step.literals,
-                            None,
-                            &type_i,
-                            &mut self.darts,
-                            &mut self.scratch,
-                        );
-                    } else {
-                        self.bank.type_ib(
-                            i,
-                            None,
-                            step.sampler,
-                            &mut self.darts,
-                            &mut self.scratch,
-                        );
-                    }
-                } else if output {
-                    self.bank.type_ii(i, step.literals, None);
-                }
-                if output {
-                    *w += if target { 1 } else { -1 };
-                }
+            let w = &mut self.weights[i * step.classes + class];
+            self.bank.feedback(
+                i,
+                (*w >= 0) == target,
+                output.then_some(step.literals),
+                None,
+                &type_i,
+                step.params.literal_budget,
+                &mut self.darts,
+                &mut self.scratch,
+            );
+            if output {
+                *w += if target { 1 } else { -1 };
             }
         }
     }

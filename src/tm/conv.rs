@@ -14,7 +14,7 @@ use crate::rng::{self, Rng, WideRng};
 use crate::tm::bank::{ClauseBank, TypeI};
 use crate::tm::data::Dataset;
 use crate::tm::literals::LiteralLayout;
-use crate::tm::multiclass::{argmax, included_literals, shuffled, MultiClassTm};
+use crate::tm::multiclass::{adjust_weight, argmax, included_literals, shuffled, MultiClassTm};
 use crate::tm::params::Params;
 use crate::tm::sampler::SubsetSampler;
 use rand::Rng as _;
@@ -125,40 +125,20 @@ impl ConvClass {
             if !chosen {
                 continue;
             }
-            let positive = MultiClassTm::polarity(i) > 0;
-            if target == positive {
-                let within_budget = fb
-                    .params
-                    .literal_budget
-                    .map_or(true, |b| self.bank.include_count(i) < b);
-                match self.draw_match(i).filter(|_| within_budget) {
-                    Some(p) => {
-                        let literals = fb.sample.patch(p);
-                        self.bank.type_ia(
-                            i,
-                            literals,
-                            fb.keep,
-                            &type_i,
-                            &mut self.darts,
-                            &mut self.scratch,
-                        );
-                        if fb.params.weighted {
-                            self.weights[i] += 1;
-                        }
-                    }
-                    None => self.bank.type_ib(
-                        i,
-                        fb.keep,
-                        fb.sampler,
-                        &mut self.darts,
-                        &mut self.scratch,
-                    ),
-                }
-            } else if let Some(p) = self.draw_match(i) {
-                self.bank.type_ii(i, fb.sample.patch(p), fb.keep);
-                if fb.params.weighted {
-                    self.weights[i] = (self.weights[i] - 1).max(1);
-                }
+            // The clause's literals: one randomly drawn patch it matched.
+            let matched = self.draw_match(i).map(|p| fb.sample.patch(p));
+            let applied = self.bank.feedback(
+                i,
+                target == (MultiClassTm::polarity(i) > 0),
+                matched,
+                fb.keep,
+                &type_i,
+                fb.params.literal_budget,
+                &mut self.darts,
+                &mut self.scratch,
+            );
+            if fb.params.weighted {
+                adjust_weight(&mut self.weights[i], applied);
             }
         }
     }

@@ -96,6 +96,16 @@ impl Dataset {
         &self.labels
     }
 
+    /// The fraction of samples whose label is the `predicted` class (one per sample).
+    pub fn accuracy(&self, predicted: &[usize]) -> f64 {
+        let hits = predicted
+            .iter()
+            .zip(&self.labels)
+            .filter(|(&p, &y)| p == y as usize)
+            .count();
+        hits as f64 / self.len() as f64
+    }
+
     /// Number of classes (largest label + 1; 0 when empty).
     pub fn classes(&self) -> usize {
         self.labels.iter().max().map_or(0, |&m| m as usize + 1)

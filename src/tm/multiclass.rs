@@ -10,7 +10,7 @@
 //! the number of threads.
 
 use crate::rng::{self, Rng, WideRng};
-use crate::tm::bank::{ClauseBank, TypeI};
+use crate::tm::bank::{Applied, ClauseBank, TypeI};
 use crate::tm::data::Dataset;
 use crate::tm::inference::{CompiledClause, InferenceModel};
 use crate::tm::literals::LiteralLayout;
@@ -129,34 +129,18 @@ impl Block {
             if let Some(&next) = self.acting.get(n + 1) {
                 self.bank.prefetch(next as usize);
             }
-            let positive = self.polarity(i) > 0;
-            let output = self.outputs[i];
-            if update.target == positive {
-                let within_budget = fb
-                    .params
-                    .literal_budget
-                    .map_or(true, |b| self.bank.include_count(i) < b);
-                if output && within_budget {
-                    self.bank.type_ia(
-                        i,
-                        fb.literals,
-                        fb.keep,
-                        &type_i,
-                        &mut self.darts,
-                        &mut self.scratch,
-                    );
-                    if fb.params.weighted {
-                        self.weights[i] += 1;
-                    }
-                } else {
-                    self.bank
-                        .type_ib(i, fb.keep, fb.sampler, &mut self.darts, &mut self.scratch);
-                }
-            } else if output {
-                self.bank.type_ii(i, fb.literals, fb.keep);
-                if fb.params.weighted {
-                    self.weights[i] = (self.weights[i] - 1).max(1);
-                }
+            let applied = self.bank.feedback(
+                i,
+                update.target == (self.polarity(i) > 0),
+                self.outputs[i].then_some(fb.literals),
+                fb.keep,
+                &type_i,
+                fb.params.literal_budget,
+                &mut self.darts,
+                &mut self.scratch,
+            );
+            if fb.params.weighted {
+                adjust_weight(&mut self.weights[i], applied);
             }
         }
     }
@@ -442,6 +426,15 @@ impl MultiClassTm {
             block.weights = weights;
         }
         Ok(())
+    }
+}
+
+/// The weight change of a weighted clause: +1 on Type Ia, -1 on Type II, never below 1.
+pub(crate) fn adjust_weight(weight: &mut u32, applied: Applied) {
+    match applied {
+        Applied::Ia => *weight += 1,
+        Applied::II => *weight = (*weight - 1).max(1),
+        Applied::Ib | Applied::Nothing => {}
     }
 }
 

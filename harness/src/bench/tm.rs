@@ -145,15 +145,6 @@ fn cpu_seconds() -> Option<f64> {
     Some((user + system) / 100.0)
 }
 
-fn accuracy(predicted: &[usize], data: &Dataset) -> f64 {
-    let hits = predicted
-        .iter()
-        .zip(data.labels())
-        .filter(|(&p, &y)| p == y as usize)
-        .count();
-    hits as f64 / data.len() as f64
-}
-
 fn run_peers(args: &Args, python: &Path, train: &Path, test: &Path) -> anyhow::Result<()> {
     eprintln!("running peers {} (this takes minutes)", args.libs);
     let output = std::process::Command::new(python)
@@ -253,7 +244,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let start = Instant::now();
         tm.fit_epoch(&train);
         let seconds = start.elapsed().as_secs_f64();
-        let acc = accuracy(&tm.compile().predict(&test), &test);
+        let acc = test.accuracy(&tm.compile().predict(&test));
         println!(
             "tmbot per-class epoch {epoch}: {seconds:.2} s, test accuracy {:.2}%",
             100.0 * acc
@@ -300,7 +291,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let start = Instant::now();
             co.fit_epoch(&train);
             let seconds = start.elapsed().as_secs_f64();
-            let acc = accuracy(&co.compile().predict(&test), &test);
+            let acc = test.accuracy(&co.compile().predict(&test));
             println!(
                 "tmbot coalesced epoch {epoch}: {seconds:.2} s, test accuracy {:.2}%",
                 100.0 * acc
