@@ -7,11 +7,11 @@
 
 use rand::{Rng as _, RngCore};
 use tmbot::rng::{seeded, substream, substream_pair, Rng, WideRng};
-use tmbot::tm::bank::{ClauseBank, TypeI};
+use tmbot::tm::bank::{ClauseBank, FeedbackScratch, TypeI};
 use tmbot::tm::literals::LiteralLayout;
 use tmbot::tm::multiclass::CLAUSE_BLOCK;
-use tmbot::tm::sampler::SubsetSampler;
-use tmbot::tm::{Dataset, MultiClassTm, Params};
+use tmbot::tm::sampler::{Subset, SubsetSampler};
+use tmbot::tm::{CoalescedTm, Dataset, MultiClassTm, Params};
 
 /// A 1-clause bank over 3 features with literal states `states` (x0 x1 x2 !x0 !x1 !x2).
 fn wide(seed: u64) -> WideRng {
@@ -50,7 +50,12 @@ fn initial_states_sit_just_below_the_include_boundary() {
 fn type_ii_includes_zero_literals_that_are_excluded() {
     // x = (1, 0, 0): literals x0..x2 = 1 0 0, !x0..!x2 = 0 1 1.
     let mut bank = tiny_bank(8, [127, 127, 200, 5, 127, 128]);
-    bank.type_ii(0, &literals_of([1, 0, 0]), None);
+    bank.type_ii(
+        0,
+        &literals_of([1, 0, 0]),
+        None,
+        &mut FeedbackScratch::new(LiteralLayout::new(3)),
+    );
     // Zero literals: x1 (127 excluded -> 128), x2 (200 included: unchanged), !x0 (5 -> 6).
     assert_eq!(states_of(&bank), [127, 128, 200, 6, 127, 128]);
 }
@@ -59,7 +64,7 @@ fn type_ii_includes_zero_literals_that_are_excluded() {
 fn type_ia_with_s_one_is_deterministic() {
     let sampler = SubsetSampler::new(LiteralLayout::new(3), 1.0);
     let mut rng = wide(1);
-    let mut scratch = vec![0u64; 4];
+    let mut scratch = FeedbackScratch::new(LiteralLayout::new(3));
     let x = literals_of([1, 0, 1]);
     // Boost: literals that are 1 (x0, x2, !x1) go up, the others go down, saturating.
     let mut bank = tiny_bank(8, [255, 0, 10, 0, 7, 128]);
@@ -69,7 +74,6 @@ fn type_ia_with_s_one_is_deterministic() {
     };
     bank.type_ia(0, &x, None, &boost, &mut rng, &mut scratch);
     assert_eq!(states_of(&bank), [255, 0, 11, 0, 8, 127]);
-    assert!(scratch.iter().all(|&w| w == 0), "scratch left clean");
     // Without boost and s = 1 the 1 literals move up with probability (s-1)/s = 0.
     let plain = TypeI {
         sampler: &sampler,
@@ -84,7 +88,7 @@ fn type_ia_with_s_one_is_deterministic() {
 fn type_ib_with_s_one_forgets_everything_one_step() {
     let sampler = SubsetSampler::new(LiteralLayout::new(3), 1.0);
     let mut bank = tiny_bank(16, [65535, 0, 10, 1, 32768, 32767]);
-    let mut scratch = vec![0u64; 4];
+    let mut scratch = FeedbackScratch::new(LiteralLayout::new(3));
     bank.type_ib(0, None, &sampler, &mut wide(3), &mut scratch);
     assert_eq!(states_of(&bank), [65534, 0, 9, 0, 32767, 32766]);
 }
@@ -103,17 +107,25 @@ fn random_type_i_changes_exactly_the_drawn_literals() {
     };
     for seed in 0..50 {
         // The subset the feedback draws, from a copy of the stream.
-        let mut drawn = vec![0u64; 2];
+        let mut drawn = Subset::new(LiteralLayout::new(3));
         sampler.draw(&mut wide(seed), &mut drawn);
+        let drawn = drawn.words();
         for boost in [true, false] {
             let mut bank = tiny_bank(8, start);
             let fb = TypeI {
                 sampler: &sampler,
                 boost_true_positive: boost,
             };
-            bank.type_ia(0, &lits, None, &fb, &mut wide(seed), &mut [0; 4]);
+            bank.type_ia(
+                0,
+                &lits,
+                None,
+                &fb,
+                &mut wide(seed),
+                &mut FeedbackScratch::new(LiteralLayout::new(3)),
+            );
             for l in 0..6 {
-                let expected = match (one(l), bit(&drawn, l)) {
+                let expected = match (one(l), bit(drawn, l)) {
                     (true, true) if !boost => start[l],
                     (true, _) => (start[l] + 1).min(255),
                     (false, true) => start[l].saturating_sub(1),
@@ -127,11 +139,17 @@ fn random_type_i_changes_exactly_the_drawn_literals() {
             }
         }
         let mut bank = tiny_bank(8, start);
-        bank.type_ib(0, None, &sampler, &mut wide(seed), &mut [0; 4]);
+        bank.type_ib(
+            0,
+            None,
+            &sampler,
+            &mut wide(seed),
+            &mut FeedbackScratch::new(LiteralLayout::new(3)),
+        );
         for l in 0..6 {
             assert_eq!(
                 bank.state(0, l),
-                start[l].saturating_sub(bit(&drawn, l) as u32)
+                start[l].saturating_sub(bit(drawn, l) as u32)
             );
         }
     }
@@ -295,8 +313,9 @@ impl NaiveTm {
             let within = self.params.literal_budget.map_or(true, |b| count < b);
             let ia = out && within;
             // Type Ia and Ib draw their 1/s subset over all literals.
-            let mut drawn = vec![0u64; layout.words()];
-            self.sampler.draw(darts, &mut drawn);
+            let mut subset = Subset::new(layout);
+            self.sampler.draw(darts, &mut subset);
+            let drawn = subset.words();
             let in_drawn = |l: usize| {
                 let (w, b) = layout.slot(l);
                 (drawn[w] >> b) & 1 == 1
@@ -392,6 +411,15 @@ fn training_is_bit_exact_with_the_naive_reference() {
     }
 }
 
+/// `train` run in a pool of `threads` threads.
+fn with_threads<T: Send>(threads: usize, train: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(train)
+}
+
 #[test]
 fn the_model_does_not_depend_on_the_thread_count() {
     let data = random_dataset(&mut seeded(4), 90, 2, 300);
@@ -403,11 +431,7 @@ fn the_model_does_not_depend_on_the_thread_count() {
         ..Params::default()
     };
     let train = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| {
+        with_threads(threads, || {
             let mut tm = MultiClassTm::new(params.clone(), 90, 2).unwrap();
             tm.fit_epoch(&data);
             tm.fit_epoch(&data);
@@ -415,12 +439,46 @@ fn the_model_does_not_depend_on_the_thread_count() {
         })
     };
     let one = train(1);
-    let two = train(2);
-    for c in 0..2 {
-        for j in (0..params.clauses).step_by(7) {
-            assert_eq!(one.clause_literals(c, j), two.clause_literals(c, j));
-            for l in (0..180).step_by(11) {
-                assert_eq!(one.state(c, j, l), two.state(c, j, l));
+    for threads in [2, 3] {
+        let other = train(threads);
+        for c in 0..2 {
+            for j in (0..params.clauses).step_by(7) {
+                assert_eq!(one.clause_literals(c, j), other.clause_literals(c, j));
+                for l in (0..180).step_by(11) {
+                    assert_eq!(one.state(c, j, l), other.state(c, j, l), "{threads}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_coalesced_model_does_not_depend_on_the_thread_count() {
+    let data = random_dataset(&mut seeded(6), 60, 3, 300);
+    let params = Params {
+        clauses: 3 * CLAUSE_BLOCK,
+        threshold: 20,
+        specificity: 4.0,
+        seed: 7,
+        ..Params::default()
+    };
+    let train = |threads: usize| {
+        with_threads(threads, || {
+            let mut tm = CoalescedTm::new(params.clone(), 60, 3).unwrap();
+            tm.fit_epoch(&data);
+            tm.fit_epoch(&data);
+            tm
+        })
+    };
+    let one = train(1);
+    for threads in [2, 3] {
+        let other = train(threads);
+        for j in 0..params.clauses {
+            for c in 0..3 {
+                assert_eq!(one.weight(j, c), other.weight(j, c), "{threads} threads");
+            }
+            for l in (0..120).step_by(7) {
+                assert_eq!(one.state(j, l), other.state(j, l), "{threads} threads");
             }
         }
     }

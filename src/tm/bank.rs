@@ -16,9 +16,9 @@
 //! and moves each clause's automata with one branch-free pass over its planes.
 
 use crate::rng::WideRng;
-use crate::tm::bitslice;
+use crate::tm::bitslice::{self, Moves};
 use crate::tm::literals::LiteralLayout;
-use crate::tm::sampler::SubsetSampler;
+use crate::tm::sampler::{Subset, SubsetSampler};
 
 /// Clause states of one bank (all clauses share the literal layout and the state bits).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,6 +65,25 @@ pub enum Applied {
     II,
     /// Nothing: Type II on a clause that output 0.
     Nothing,
+}
+
+/// Working memory of the feedback of one clause at a time (reused between clauses).
+#[derive(Clone, Debug)]
+pub struct FeedbackScratch {
+    /// The 1/s subset, then (in place) the lanes that step down.
+    subset: Subset,
+    /// The lanes that step up.
+    up: Vec<u64>,
+}
+
+impl FeedbackScratch {
+    /// Scratch space for clauses over `layout`.
+    pub fn new(layout: LiteralLayout) -> FeedbackScratch {
+        FeedbackScratch {
+            subset: Subset::new(layout),
+            up: vec![0; layout.words()],
+        }
+    }
 }
 
 /// What a Type I feedback needs besides the clause: specificity randomness and boost.
@@ -268,11 +287,10 @@ impl ClauseBank {
         }
     }
 
-    /// Moves the automata of `clause` one step: `moves(w, include word)` gives the disjoint
-    /// masks of word w that go up and down (saturating); then rebuilds the include index if
-    /// the include mask changed.
+    /// Moves the automata of `clause` one step as `moves` says (saturating), then rebuilds
+    /// the include index if the include mask changed.
     #[inline(always)]
-    fn step(&mut self, clause: usize, moves: impl Fn(usize, u64) -> (u64, u64)) {
+    fn step(&mut self, clause: usize, moves: Moves) {
         let words = self.layout.words();
         let base = self.base(clause);
         let planes = &mut self.states[base..base + self.bits * words];
@@ -293,7 +311,7 @@ impl ClauseBank {
     /// The feedback of a clause selected for an update. With `type_i`: Type Ia on `matched`
     /// (the literals the clause output 1 on, if it did) when its include count is within
     /// `budget`, else Type Ib. Otherwise Type II on `matched`, when there is one. Returns
-    /// what was applied (`scratch` as for [`ClauseBank::type_ia`]).
+    /// what was applied.
     #[allow(clippy::too_many_arguments)]
     pub fn feedback(
         &mut self,
@@ -304,7 +322,7 @@ impl ClauseBank {
         feedback: &TypeI,
         budget: Option<u32>,
         rng: &mut WideRng,
-        scratch: &mut [u64],
+        scratch: &mut FeedbackScratch,
     ) -> Applied {
         match matched {
             Some(literals) if type_i && budget.map_or(true, |b| self.include_count(clause) < b) => {
@@ -316,7 +334,7 @@ impl ClauseBank {
                 Applied::Ib
             }
             Some(literals) => {
-                self.type_ii(clause, literals, keep);
+                self.type_ii(clause, literals, keep, scratch);
                 Applied::II
             }
             None => Applied::Nothing,
@@ -325,8 +343,7 @@ impl ClauseBank {
 
     /// Type Ia feedback (clause output 1): literals that are 1 move toward include (always
     /// with boost, else unless drawn in the 1/s subset); literals that are 0 and drawn move
-    /// toward exclude. Only literals in `keep` (when given) change. The subset is drawn over
-    /// all literals into `scratch` (at least one literal vector, zero on entry and on exit).
+    /// toward exclude. Only literals in `keep` (when given) change.
     pub fn type_ia(
         &mut self,
         clause: usize,
@@ -334,60 +351,78 @@ impl ClauseBank {
         keep: Option<&[u64]>,
         feedback: &TypeI,
         rng: &mut WideRng,
-        scratch: &mut [u64],
+        scratch: &mut FeedbackScratch,
     ) {
-        let boost = feedback.boost_true_positive;
-        feedback.sampler.draw(rng, scratch);
-        let drawn = &*scratch;
-        self.step(clause, |w, _| {
-            let keep_word = keep.map_or(u64::MAX, |k| k[w]);
-            let up = if boost {
-                literals[w]
-            } else {
-                literals[w] & !drawn[w]
-            };
-            (up & keep_word, !literals[w] & drawn[w] & keep_word)
-        });
-        scratch[..self.layout.words()].fill(0);
+        let FeedbackScratch { subset, up } = scratch;
+        feedback.sampler.draw(rng, subset);
+        let words = self.layout.words();
+        let down = &mut subset.words_mut()[..words];
+        let (literals, up) = (&literals[..words], &mut up[..words]);
+        if feedback.boost_true_positive {
+            up.copy_from_slice(literals);
+        } else {
+            for ((u, &l), &d) in up.iter_mut().zip(literals).zip(down.iter()) {
+                *u = l & !d;
+            }
+        }
+        for (d, &l) in down.iter_mut().zip(literals) {
+            *d &= !l;
+        }
+        if let Some(keep) = keep {
+            for ((u, d), &k) in up.iter_mut().zip(down.iter_mut()).zip(keep) {
+                *u &= k;
+                *d &= k;
+            }
+        }
+        self.step(clause, Moves::Both { up, down });
     }
 
     /// Type Ib feedback (clause output 0): each literal drawn in the 1/s subset moves toward
-    /// exclude (`scratch` as for [`ClauseBank::type_ia`]).
+    /// exclude.
     pub fn type_ib(
         &mut self,
         clause: usize,
         keep: Option<&[u64]>,
         sampler: &SubsetSampler,
         rng: &mut WideRng,
-        scratch: &mut [u64],
+        scratch: &mut FeedbackScratch,
     ) {
-        sampler.draw(rng, scratch);
-        let drawn = &*scratch;
-        self.step(clause, |w, _| {
-            (0, drawn[w] & keep.map_or(u64::MAX, |k| k[w]))
-        });
-        scratch[..self.layout.words()].fill(0);
+        sampler.draw(rng, &mut scratch.subset);
+        let down = scratch.subset.words_mut();
+        if let Some(keep) = keep {
+            for (d, &k) in down.iter_mut().zip(keep) {
+                *d &= k;
+            }
+        }
+        self.step(clause, Moves::Down(down));
     }
 
     /// Type II feedback (apply only when the clause output is 1): every literal that is 0 in
     /// the sample and currently excluded moves one step toward include.
-    pub fn type_ii(&mut self, clause: usize, literals: &[u64], keep: Option<&[u64]>) {
+    pub fn type_ii(
+        &mut self,
+        clause: usize,
+        literals: &[u64],
+        keep: Option<&[u64]>,
+        scratch: &mut FeedbackScratch,
+    ) {
         let layout = self.layout;
-        self.step(clause, |w, include| {
-            let keep_word = keep.map_or(u64::MAX, |k| k[w]);
-            (!literals[w] & !include & layout.valid(w) & keep_word, 0)
-        });
+        let up = &mut scratch.up;
+        for (w, ((u, &l), &include)) in up
+            .iter_mut()
+            .zip(literals)
+            .zip(self.includes(clause))
+            .enumerate()
+        {
+            *u = !l & !include & layout.valid(w) & keep.map_or(u64::MAX, |k| k[w]);
+        }
+        self.step(clause, Moves::Up(up));
     }
 }
 
 /// [`bitslice::step_clause`] compiled for AVX2 (four words per instruction).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn step_avx2(
-    planes: &mut [u64],
-    words: usize,
-    bits: usize,
-    moves: impl Fn(usize, u64) -> (u64, u64),
-) -> bool {
+unsafe fn step_avx2(planes: &mut [u64], words: usize, bits: usize, moves: Moves) -> bool {
     bitslice::step_clause(planes, words, bits, moves)
 }

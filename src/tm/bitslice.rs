@@ -7,57 +7,84 @@
 /// Words moved together by [`step_clause`] (one 256-bit vector where the CPU has them).
 const CHUNK: usize = 4;
 
+/// Which automata of a clause move: per word, the lanes that go up and the lanes that go
+/// down (disjoint), as slices of at least one word per plane word.
+#[derive(Clone, Copy, Debug)]
+pub enum Moves<'a> {
+    /// Only steps up.
+    Up(&'a [u64]),
+    /// Only steps down.
+    Down(&'a [u64]),
+    /// Steps both ways.
+    Both {
+        /// The lanes that go up.
+        up: &'a [u64],
+        /// The lanes that go down.
+        down: &'a [u64],
+    },
+}
+
 /// Moves the automata of one clause one step. `planes` holds the clause's `bits` planes of
-/// `words` words, least significant first; `moves(w, include word)` gives the disjoint
-/// masks of word w that go up and down. Steps saturate at all ones and at 0. Returns whether
-/// the include plane (the top one) changed.
+/// `words` words, least significant first. Steps saturate at all ones and at 0. Returns
+/// whether the include plane (the top one) changed.
 ///
 /// Words are handled [`CHUNK`] at a time with the carries and borrows in registers: both
 /// ripples run over every plane without branches on the data, and the lanes that wrapped
-/// around are put back afterwards.
+/// around are put back afterwards. A one-way step skips the other ripple.
 #[inline(always)]
-pub fn step_clause(
+pub fn step_clause(planes: &mut [u64], words: usize, bits: usize, moves: Moves) -> bool {
+    match moves {
+        Moves::Up(up) => step_masked::<true, false>(planes, words, bits, up, up),
+        Moves::Down(down) => step_masked::<false, true>(planes, words, bits, down, down),
+        Moves::Both { up, down } => step_masked::<true, true>(planes, words, bits, up, down),
+    }
+}
+
+/// [`step_clause`] with the directions known at compile time (`up` is read only when UP,
+/// `down` only when DOWN).
+#[inline(always)]
+fn step_masked<const UP: bool, const DOWN: bool>(
     planes: &mut [u64],
     words: usize,
     bits: usize,
-    moves: impl Fn(usize, u64) -> (u64, u64),
+    up: &[u64],
+    down: &[u64],
 ) -> bool {
+    assert!(planes.len() == bits * words && bits > 0, "plane size");
+    let (up, down) = (&up[..words], &down[..words]);
     let top = (bits - 1) * words;
-    let mut changed = 0;
+    let mut changed = [0u64; CHUNK];
     let mut w = 0;
     while w + CHUNK <= words {
-        let mut up = [0u64; CHUNK];
-        let mut down = [0u64; CHUNK];
-        let mut include = [0u64; CHUNK];
-        for i in 0..CHUNK {
-            include[i] = planes[top + w + i];
-            (up[i], down[i]) = moves(w + i, include[i]);
+        let mut carry = [0u64; CHUNK];
+        let mut borrow = [0u64; CHUNK];
+        if UP {
+            carry.copy_from_slice(&up[w..w + CHUNK]);
         }
-        ripple(planes, words, bits, w, &mut up, &mut down);
+        if DOWN {
+            borrow.copy_from_slice(&down[w..w + CHUNK]);
+        }
+        let include: [u64; CHUNK] = planes[top + w..top + w + CHUNK].try_into().unwrap();
+        ripple::<CHUNK, UP, DOWN>(planes, words, bits, w, &mut carry, &mut borrow);
         for i in 0..CHUNK {
-            changed |= include[i] ^ planes[top + w + i];
+            changed[i] |= include[i] ^ planes[top + w + i];
         }
         w += CHUNK;
     }
     for w in w..words {
         let include = planes[top + w];
-        let (mut up, mut down) = moves(w, include);
-        ripple::<1>(
-            planes,
-            words,
-            bits,
-            w,
-            std::slice::from_mut(&mut up).try_into().unwrap(),
-            std::slice::from_mut(&mut down).try_into().unwrap(),
-        );
-        changed |= include ^ planes[top + w];
+        let mut carry = [if UP { up[w] } else { 0 }];
+        let mut borrow = [if DOWN { down[w] } else { 0 }];
+        ripple::<1, UP, DOWN>(planes, words, bits, w, &mut carry, &mut borrow);
+        changed[0] |= include ^ planes[top + w];
     }
-    changed != 0
+    changed.iter().any(|&c| c != 0)
 }
 
-/// Adds `up` and subtracts `down` (disjoint lanes) on the N words from `w`, saturating.
+/// Adds `carry` and subtracts `borrow` (disjoint lanes) on the N words from `w`,
+/// saturating; a direction that is off at compile time costs nothing.
 #[inline(always)]
-fn ripple<const N: usize>(
+fn ripple<const N: usize, const UP: bool, const DOWN: bool>(
     planes: &mut [u64],
     stride: usize,
     bits: usize,
@@ -70,12 +97,21 @@ fn ripple<const N: usize>(
         "a lane moves both ways"
     );
     for k in 0..bits {
-        let p = &mut planes[k * stride + w..k * stride + w + N];
+        let p: &mut [u64; N] = (&mut planes[k * stride + w..k * stride + w + N])
+            .try_into()
+            .unwrap();
         for i in 0..N {
             let old = p[i];
-            p[i] = old ^ carry[i] ^ borrow[i];
-            carry[i] &= old;
-            borrow[i] &= !old;
+            let mut new = old;
+            if UP {
+                new ^= carry[i];
+                carry[i] &= old;
+            }
+            if DOWN {
+                new ^= borrow[i];
+                borrow[i] &= !old;
+            }
+            p[i] = new;
         }
     }
     if (0..N).fold(0, |acc, i| acc | carry[i] | borrow[i]) != 0 {
@@ -138,14 +174,21 @@ mod tests {
                 }
                 let top = (bits - 1) * words;
                 let before = planes.clone();
-                let changed = step_clause(&mut planes, words, bits, |w, include| {
-                    assert_eq!(include, before[top + w], "include word {w}");
-                    if w == 1 || w == 5 {
-                        (up, down)
-                    } else {
-                        (0, 0)
-                    }
-                });
+                let mut up_words = vec![0u64; words];
+                let mut down_words = vec![0u64; words];
+                for w in [1, 5] {
+                    up_words[w] = up;
+                    down_words[w] = down;
+                }
+                let moves = match (up, down) {
+                    (_, 0) => Moves::Up(&up_words),
+                    (0, _) => Moves::Down(&down_words),
+                    _ => Moves::Both {
+                        up: &up_words,
+                        down: &down_words,
+                    },
+                };
+                let changed = step_clause(&mut planes, words, bits, moves);
                 for (lane, value) in naive.iter_mut().enumerate() {
                     if up >> lane & 1 == 1 {
                         *value = (*value + 1).min(max);

@@ -13,15 +13,15 @@
 //! random streams, the main stream for the order and the negative classes.
 
 use crate::rng::{self, Rng, WideRng};
-use crate::tm::bank::{ClauseBank, TypeI};
+use crate::tm::bank::{ClauseBank, FeedbackScratch, TypeI};
 use crate::tm::data::Dataset;
 use crate::tm::inference::{CompiledClause, InferenceModel};
 use crate::tm::literals::LiteralLayout;
+use crate::tm::lockstep;
 use crate::tm::multiclass::{included_literals, shuffled, CLAUSE_BLOCK, INDEX_AHEAD};
 use crate::tm::params::Params;
 use crate::tm::sampler::SubsetSampler;
 use rand::Rng as _;
-use rayon::prelude::*;
 
 /// A block of the shared pool.
 #[derive(Clone, Debug)]
@@ -36,7 +36,7 @@ struct PoolBlock {
     outputs: Vec<bool>,
     /// The (clause, update) pairs that get feedback for the current sample.
     acting: Vec<(u32, u8)>,
-    scratch: Vec<u64>,
+    scratch: FeedbackScratch,
 }
 
 /// Who gets feedback for one sample.
@@ -114,6 +114,28 @@ impl PoolBlock {
     }
 }
 
+/// Focused negative sampling: a class k other than `label`, drawn with weight T + v_k (out
+/// of 2T) from the clamped class sums; uniformly when every weight is 0.
+fn focused_negative(sums: &[i32], label: usize, t: i64, rng: &mut Rng) -> usize {
+    let k = sums.len();
+    let weights: Vec<i64> = (0..k)
+        .map(|c| if c == label { 0 } else { t + sums[c] as i64 })
+        .collect();
+    let total: i64 = weights.iter().sum();
+    if total == 0 {
+        let other = rng.random_range(0..k - 1);
+        return other + (other >= label) as usize;
+    }
+    let mut r = rng.random_range(0..total);
+    for (c, &w) in weights.iter().enumerate() {
+        if r < w {
+            return c;
+        }
+        r -= w;
+    }
+    unreachable!("r is below the total weight")
+}
+
 /// A coalesced Tsetlin Machine (`params.clauses` clauses in all).
 #[derive(Clone, Debug)]
 pub struct CoalescedTm {
@@ -155,7 +177,7 @@ impl CoalescedTm {
                     darts,
                     outputs: vec![false; len],
                     acting: Vec::with_capacity(2 * len),
-                    scratch: vec![0; layout.words()],
+                    scratch: FeedbackScratch::new(layout),
                 }
             })
             .collect();
@@ -202,78 +224,52 @@ impl CoalescedTm {
             .state(clause % CLAUSE_BLOCK, literal)
     }
 
-    fn learn_literals(&mut self, literals: &[u64], label: usize) {
-        let k = self.classes;
-        let t = self.params.threshold as i64;
-        let parallel = rayon::current_num_threads() > 1 && self.blocks.len() >= 4;
-        let partial: Vec<Vec<i64>> = if parallel {
-            self.blocks
-                .par_iter_mut()
-                .map(|b| {
-                    let mut s = vec![0; k];
-                    b.votes(literals, k, &mut s);
-                    s
-                })
-                .collect()
-        } else {
-            self.blocks
-                .iter_mut()
-                .map(|b| {
-                    let mut s = vec![0; k];
-                    b.votes(literals, k, &mut s);
-                    s
-                })
-                .collect()
-        };
-        let sums: Vec<i32> = (0..k)
-            .map(|c| partial.iter().map(|p| p[c]).sum::<i64>().clamp(-t, t) as i32)
-            .collect();
-        // Focused negative sampling: k != label with weight T + v_k (out of 2T).
-        let weights: Vec<i64> = (0..k)
-            .map(|c| if c == label { 0 } else { t + sums[c] as i64 })
-            .collect();
-        let total: i64 = weights.iter().sum();
-        let negative = if total == 0 {
-            let other = self.rng.random_range(0..k - 1);
-            other + (other >= label) as usize
-        } else {
-            let mut r = self.rng.random_range(0..total);
-            let mut chosen = 0;
-            for (c, &w) in weights.iter().enumerate() {
-                if r < w {
-                    chosen = c;
-                    break;
-                }
-                r -= w;
-            }
-            chosen
-        };
-        let step = Step {
-            params: &self.params,
-            sampler: &self.sampler,
-            literals,
-            classes: k,
-            updates: [
-                (label, true, sums[label]),
-                (negative, false, sums[negative]),
-            ],
-        };
-        if parallel {
-            self.blocks.par_iter_mut().for_each(|b| b.feedback(&step));
-        } else {
-            self.blocks.iter_mut().for_each(|b| b.feedback(&step));
-        }
-    }
-
-    /// One epoch over `data` in a shuffled order.
+    /// One epoch over `data` in a shuffled order, on rayon's number of threads. The blocks
+    /// are shared out among worker threads that go through the samples in lockstep
+    /// ([`lockstep`]); each worker draws the negative classes from its own copy of the main
+    /// stream, so all draw the same ones, and the result is the same for any number.
     pub fn fit_epoch(&mut self, data: &Dataset) {
         assert_eq!(data.features(), self.layout.features, "feature count");
         let order = shuffled(data.len(), &mut self.rng);
-        let mut literals = vec![0u64; self.layout.words()];
-        for i in order {
-            self.layout.fill_literals(data.row(i), &mut literals);
-            self.learn_literals(&literals, data.labels()[i] as usize);
+        let (k, layout) = (self.classes, self.layout);
+        let t = self.params.threshold as i64;
+        let workers = rayon::current_num_threads().clamp(1, self.blocks.len());
+        let mut shares: Vec<Vec<&mut PoolBlock>> = (0..workers).map(|_| Vec::new()).collect();
+        for (b, block) in self.blocks.iter_mut().enumerate() {
+            shares[b % workers].push(block);
         }
+        let (params, sampler, main) = (&self.params, &self.sampler, &self.rng);
+        let mut streams = lockstep::run(shares, k, |worker, mut share, lockstep| {
+            let mut rng = main.clone();
+            let mut literals = vec![0u64; layout.words()];
+            let (mut partial, mut totals) = (vec![0i64; k], vec![0i64; k]);
+            for (round, &i) in order.iter().enumerate() {
+                layout.fill_literals(data.row(i), &mut literals);
+                partial.fill(0);
+                for block in share.iter_mut() {
+                    block.votes(&literals, k, &mut partial);
+                }
+                lockstep.exchange(worker, round, &partial, &mut totals);
+                let sums: Vec<i32> = totals.iter().map(|&s| s.clamp(-t, t) as i32).collect();
+                let label = data.labels()[i] as usize;
+                let negative = focused_negative(&sums, label, t, &mut rng);
+                let step = Step {
+                    params,
+                    sampler,
+                    literals: &literals,
+                    classes: k,
+                    updates: [
+                        (label, true, sums[label]),
+                        (negative, false, sums[negative]),
+                    ],
+                };
+                for block in share.iter_mut() {
+                    block.feedback(&step);
+                }
+            }
+            rng
+        });
+        self.rng = streams.swap_remove(0);
     }
 
     /// Clamped class sums of one sample (packed features), straight from the clause banks.

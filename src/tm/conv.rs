@@ -11,7 +11,7 @@
 
 use crate::features::patches::PatchGrid;
 use crate::rng::{self, Rng, WideRng};
-use crate::tm::bank::{ClauseBank, TypeI};
+use crate::tm::bank::{ClauseBank, FeedbackScratch, TypeI};
 use crate::tm::data::Dataset;
 use crate::tm::literals::LiteralLayout;
 use crate::tm::multiclass::{adjust_weight, argmax, included_literals, shuffled, MultiClassTm};
@@ -51,7 +51,7 @@ struct ConvClass {
     /// Per clause, a bit set of the patches it matched (`patch_words` words each).
     matches: Vec<u64>,
     patch_words: usize,
-    scratch: Vec<u64>,
+    scratch: FeedbackScratch,
 }
 
 /// What one class's feedback reads besides its own state.
@@ -177,7 +177,7 @@ impl ConvTm {
                     active: vec![true; params.clauses],
                     matches: vec![0; params.clauses * patch_words],
                     patch_words,
-                    scratch: vec![0; layout.words()],
+                    scratch: FeedbackScratch::new(layout),
                 }
             })
             .collect();

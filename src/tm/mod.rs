@@ -6,6 +6,7 @@
 //! - [`bank`], clause states, evaluation and the Type Ia/Ib/II feedback;
 //! - [`params`], hyper-parameters;
 //! - [`multiclass`], the per-class machine (parallel, reproducible per seed);
+//! - [`lockstep`], worker threads that train one machine a sample at a time;
 //! - [`conv`], the convolutional machine (a clause fires when it matches any patch);
 //! - [`coalesced`], one clause pool shared by all classes with signed per-class weights;
 //! - [`inference`], batched class sums from exported include masks;
@@ -22,6 +23,7 @@ pub mod conv;
 pub mod data;
 pub mod inference;
 pub mod literals;
+pub(crate) mod lockstep;
 pub mod metrics;
 pub mod multiclass;
 pub mod params;

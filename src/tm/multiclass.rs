@@ -5,19 +5,19 @@
 //! every block owns its random streams (`rng::substream_pair(seed, block id)`: one to select
 //! clauses for feedback, a wide one for the 1/s subsets), used only for that block's clauses
 //! in clause order. The sample order, negative classes and drops come from
-//! the machine's main stream. Blocks run in parallel with rayon, but no block reads another
-//! block's stream and class sums are integer sums, so a seed gives the same model whatever
-//! the number of threads.
+//! the machine's main stream. Worker threads share out the blocks ([`lockstep`]), but no
+//! block reads another block's stream and class sums are integer sums, so a seed gives the
+//! same model whatever the number of threads.
 
 use crate::rng::{self, Rng, WideRng};
-use crate::tm::bank::{Applied, ClauseBank, TypeI};
+use crate::tm::bank::{Applied, ClauseBank, FeedbackScratch, TypeI};
 use crate::tm::data::Dataset;
 use crate::tm::inference::{CompiledClause, InferenceModel};
 use crate::tm::literals::LiteralLayout;
+use crate::tm::lockstep;
 use crate::tm::params::Params;
 use crate::tm::sampler::SubsetSampler;
 use rand::Rng as _;
-use rayon::prelude::*;
 
 /// Clauses per block (the unit of parallel work and of random streams).
 pub const CLAUSE_BLOCK: usize = 128;
@@ -40,7 +40,7 @@ pub(crate) struct Block {
     active: Vec<bool>,
     /// The clauses that get feedback for the current sample.
     acting: Vec<u32>,
-    scratch: Vec<u64>,
+    scratch: FeedbackScratch,
 }
 
 /// How a class is updated for one sample.
@@ -70,7 +70,7 @@ impl Block {
             outputs: vec![false; len],
             active: vec![true; len],
             acting: Vec::with_capacity(len),
-            scratch: vec![0; layout.words()],
+            scratch: FeedbackScratch::new(layout),
         }
     }
 
@@ -270,9 +270,8 @@ impl MultiClassTm {
 
     /// Learns one sample (packed features, label).
     pub fn learn(&mut self, features: &[u64], label: usize) {
-        let literals = self.layout.literals_of(features);
         let negative = self.draw_negative(label);
-        self.learn_literals(&literals, label, negative);
+        self.train(|_| features, &[(0, label, negative)], 1);
     }
 
     fn draw_negative(&mut self, label: usize) -> usize {
@@ -284,75 +283,73 @@ impl MultiClassTm {
         }
     }
 
-    fn learn_literals(&mut self, literals: &[u64], label: usize, negative: usize) {
-        let t = self.params.threshold;
-        let keep = self.literal_keep.as_deref();
-        let (first, second) = if label < negative {
-            let (a, b) = self.blocks.split_at_mut(negative);
-            (&mut a[label], &mut b[0])
-        } else {
-            let (a, b) = self.blocks.split_at_mut(label);
-            (&mut b[0], &mut a[negative])
-        };
-        let label_blocks = first.len();
-        let mut work: Vec<&mut Block> = first.iter_mut().chain(second.iter_mut()).collect();
-        // Small machines run faster without the fork-join overhead (same result either way).
-        let parallel = rayon::current_num_threads() > 1 && work.len() >= 4;
-        let partial: Vec<i64> = if parallel {
-            work.par_iter_mut()
-                .map(|b| b.vote_learning(literals, keep))
-                .collect()
-        } else {
-            work.iter_mut()
-                .map(|b| b.vote_learning(literals, keep))
-                .collect()
-        };
-        let clamp = |s: i64| s.clamp(-(t as i64), t as i64) as i32;
-        let label_sum = clamp(partial[..label_blocks].iter().sum());
-        let negative_sum = clamp(partial[label_blocks..].iter().sum());
-        let fb = Feedback {
-            params: &self.params,
-            sampler: &self.sampler,
-            literals,
-            keep,
-        };
-        let update_of = |k: usize| {
-            if k < label_blocks {
-                Update {
-                    target: true,
-                    sum: label_sum,
-                }
-            } else {
-                Update {
-                    target: false,
-                    sum: negative_sum,
-                }
-            }
-        };
-        if parallel {
-            work.par_iter_mut()
-                .enumerate()
-                .for_each(|(k, b)| b.feedback(update_of(k), &fb));
-        } else {
-            for (k, b) in work.iter_mut().enumerate() {
-                b.feedback(update_of(k), &fb);
-            }
-        }
-    }
-
-    /// One epoch: every sample of `data` once, in an order shuffled by the machine's seed.
+    /// One epoch: every sample of `data` once, in an order shuffled by the machine's seed,
+    /// on rayon's number of threads.
     pub fn fit_epoch(&mut self, data: &Dataset) {
         assert_eq!(data.features(), self.features(), "feature count");
         self.draw_drops();
-        let order = shuffled(data.len(), &mut self.rng);
-        let mut literals = vec![0u64; self.layout.words()];
-        for i in order {
-            let label = data.labels()[i] as usize;
-            self.layout.fill_literals(data.row(i), &mut literals);
-            let negative = self.draw_negative(label);
-            self.learn_literals(&literals, label, negative);
-        }
+        let samples: Vec<(usize, usize, usize)> = shuffled(data.len(), &mut self.rng)
+            .into_iter()
+            .map(|i| {
+                let label = data.labels()[i] as usize;
+                (i, label, self.draw_negative(label))
+            })
+            .collect();
+        self.train(|i| data.row(i), &samples, rayon::current_num_threads());
         self.clear_drops();
+    }
+
+    /// Learns `samples` (row, label, negative class) in order, the features of a row coming
+    /// from `rows`. The blocks are shared out among `workers` threads that go through the
+    /// samples in lockstep ([`lockstep`]); the result is the same for any number.
+    fn train<'d>(
+        &mut self,
+        rows: impl Fn(usize) -> &'d [u64] + Sync,
+        samples: &[(usize, usize, usize)],
+        workers: usize,
+    ) {
+        let (classes, t, layout) = (self.classes, self.params.threshold, self.layout);
+        let workers = workers.clamp(1, self.blocks[0].len());
+        let mut shares: Vec<Vec<Vec<&mut Block>>> = (0..workers)
+            .map(|_| (0..classes).map(|_| Vec::new()).collect())
+            .collect();
+        for (c, class) in self.blocks.iter_mut().enumerate() {
+            for (b, block) in class.iter_mut().enumerate() {
+                shares[b % workers][c].push(block);
+            }
+        }
+        let (params, sampler) = (&self.params, &self.sampler);
+        let keep = self.literal_keep.as_deref();
+        lockstep::run(shares, 2, |worker, mut share, lockstep| {
+            let mut literals = vec![0u64; layout.words()];
+            let mut totals = [0; 2];
+            for (round, &(row, label, negative)) in samples.iter().enumerate() {
+                layout.fill_literals(rows(row), &mut literals);
+                let mine = [label, negative].map(|c| {
+                    share[c]
+                        .iter_mut()
+                        .map(|b| b.vote_learning(&literals, keep))
+                        .sum()
+                });
+                lockstep.exchange(worker, round, &mine, &mut totals);
+                let context = Feedback {
+                    params,
+                    sampler,
+                    literals: &literals,
+                    keep,
+                };
+                let clamp = |sum: i64| sum.clamp(-(t as i64), t as i64) as i32;
+                for (c, target, sum) in [(label, true, totals[0]), (negative, false, totals[1])] {
+                    let update = Update {
+                        target,
+                        sum: clamp(sum),
+                    };
+                    for block in share[c].iter_mut() {
+                        block.feedback(update, &context);
+                    }
+                }
+            }
+        });
     }
 
     /// Clamped class sums of one sample (packed features), straight from the clause banks.

@@ -23,6 +23,35 @@ pub struct SubsetSampler {
     darts: Darts,
 }
 
+/// A drawn subset of the literal slots, with the working memory its drawing needs.
+#[derive(Clone, Debug)]
+pub struct Subset {
+    words: Vec<u64>,
+    /// One byte per slot, plus one where rejected darts land: the vector throw marks bytes
+    /// (no read-modify-write per dart), then packs them into `words` and clears them.
+    marks: Vec<u8>,
+}
+
+impl Subset {
+    /// An empty subset of the slots of `layout`.
+    pub fn new(layout: LiteralLayout) -> Subset {
+        Subset {
+            words: vec![0; layout.words()],
+            marks: vec![0; layout.words() * 64 + 1],
+        }
+    }
+
+    /// The chosen slots, one bit each.
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
+
+    /// The chosen slots, for callers that reuse the words in place.
+    pub(crate) fn words_mut(&mut self) -> &mut [u64] {
+        &mut self.words
+    }
+}
+
 /// How a subset is drawn.
 #[derive(Clone, Debug)]
 enum Darts {
@@ -82,13 +111,14 @@ impl SubsetSampler {
         SubsetSampler { layout, darts }
     }
 
-    /// Sets in `chosen` (at least [`LiteralLayout::words`] words, all zero on entry) each
-    /// literal with probability p, independently of the others; padding bits stay 0.
+    /// Draws into `subset` (made for the same layout) each literal with probability p,
+    /// independently of the others; padding bits are 0.
     #[inline]
-    pub fn draw(&self, rng: &mut WideRng, chosen: &mut [u64]) {
-        let chosen = &mut chosen[..self.layout.words()];
+    pub fn draw(&self, rng: &mut WideRng, subset: &mut Subset) {
+        let Subset { words, marks } = subset;
+        let chosen = &mut words[..self.layout.words()];
         match &self.darts {
-            Darts::None => {}
+            Darts::None => chosen.fill(0),
             Darts::All => {
                 for (w, c) in chosen.iter_mut().enumerate() {
                     *c = self.layout.valid(w);
@@ -108,7 +138,8 @@ impl SubsetSampler {
                     below += 1;
                 }
                 let slots = self.layout.words() as u64 * 64;
-                throw_dispatch(*lane_bits, rng, first + below, slots, *reject_below, chosen);
+                let count = first + below;
+                throw_dispatch(*lane_bits, rng, count, slots, *reject_below, chosen, marks);
                 if *invert {
                     for c in chosen.iter_mut() {
                         *c = !*c;
@@ -123,8 +154,9 @@ impl SubsetSampler {
     }
 }
 
-/// [`throw`] with 16- or 32-bit lanes; 16-bit lanes go through [`avx2::throw16`] where the
-/// CPU has AVX2 (the same darts, four lanes per instruction).
+/// [`throw`] with 16- or 32-bit lanes into `chosen` (overwritten); 16-bit lanes go through
+/// [`avx2::throw16`] where the CPU has AVX2 (the same darts, four lanes per instruction,
+/// marked in `marks`).
 #[inline]
 fn throw_dispatch(
     lane_bits: u32,
@@ -133,16 +165,22 @@ fn throw_dispatch(
     slots: u64,
     reject_below: u64,
     chosen: &mut [u64],
+    marks: &mut [u8],
 ) {
     if lane_bits == 16 {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has just been found to support AVX2.
-            unsafe { avx2::throw16(rng, count, slots, reject_below, chosen) };
+            unsafe {
+                avx2::throw16(rng, count, slots, reject_below, marks);
+                avx2::pack(marks, chosen);
+            }
             return;
         }
+        chosen.fill(0);
         throw::<16>(rng, count, slots, reject_below, chosen);
     } else {
+        chosen.fill(0);
         throw::<32>(rng, count, slots, reject_below, chosen);
     }
 }
@@ -237,7 +275,8 @@ mod avx2 {
     }
 
     /// [`super::throw`] with 16-bit lanes: the same darts in the same order, and the same
-    /// generator state afterwards.
+    /// generator state afterwards. A dart sets its byte of `marks` (`slots` + 1 bytes; a
+    /// rejected one sets the last byte) instead of a bit.
     ///
     /// # Safety
     /// The CPU must support AVX2.
@@ -247,8 +286,12 @@ mod avx2 {
         mut count: usize,
         slots: u64,
         reject_below: u64,
-        chosen: &mut [u64],
+        marks: &mut [u8],
     ) {
+        assert!(
+            marks.len() > slots as usize,
+            "one mark per slot and one for rejects"
+        );
         let state = rng.state_mut();
         // SAFETY (all loads and stores below): `[u64; 4]` and `__m256i` are both 32 bytes,
         // and the unaligned load/store intrinsics accept any address.
@@ -274,28 +317,32 @@ mod avx2 {
             s0 = _mm256_xor_si256(s0, s3);
             s2 = _mm256_xor_si256(s2, t);
             s3 = rotate_left::<45, 19>(s3);
+            let mut step_accepted = 0;
             for k in 0..4 {
                 let shift = _mm_cvtsi32_si128(16 * k as i32);
                 let lane = _mm256_and_si256(_mm256_srl_epi64(words, shift), lane_mask);
                 let m = _mm256_mul_epu32(lane, slots_v);
                 let low = _mm256_and_si256(m, lane_mask);
-                let ok = _mm256_srli_epi64::<63>(_mm256_cmpgt_epi64(low, reject_v));
+                let ok = _mm256_cmpgt_epi64(low, reject_v);
+                // Rejected darts go to the spare mark after the slots.
+                let target = _mm256_blendv_epi8(slots_v, _mm256_srli_epi64::<16>(m), ok);
+                step_accepted += _mm256_movemask_pd(_mm256_castsi256_pd(ok)).count_ones();
                 unsafe {
+                    _mm256_storeu_si256(slot[4 * k..].as_mut_ptr().cast(), target);
                     _mm256_storeu_si256(
-                        slot[4 * k..].as_mut_ptr().cast(),
-                        _mm256_srli_epi64::<16>(m),
+                        accepted[4 * k..].as_mut_ptr().cast(),
+                        _mm256_srli_epi64::<63>(ok),
                     );
-                    _mm256_storeu_si256(accepted[4 * k..].as_mut_ptr().cast(), ok);
                 }
             }
             if count >= 16 {
-                for (&s, &a) in slot.iter().zip(&accepted) {
-                    chosen[(s / 64) as usize] |= a << (s % 64);
-                    count -= a as usize;
+                for &s in &slot {
+                    marks[s as usize] = 0xFF;
                 }
+                count -= step_accepted as usize;
             } else {
                 for (&s, &a) in slot.iter().zip(&accepted) {
-                    chosen[(s / 64) as usize] |= a << (s % 64);
+                    marks[s as usize] = 0xFF;
                     count -= a as usize;
                     if count == 0 {
                         break;
@@ -310,6 +357,28 @@ mod avx2 {
         store(&mut state[1], s1);
         store(&mut state[2], s2);
         store(&mut state[3], s3);
+    }
+
+    /// Packs the marks of [`throw16`] into one bit per slot in `chosen` (64 marks a word)
+    /// and clears them.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn pack(marks: &mut [u8], chosen: &mut [u64]) {
+        let zero = _mm256_setzero_si256();
+        for (word, group) in chosen.iter_mut().zip(marks.chunks_exact_mut(64)) {
+            let (low, high) = group.split_at_mut(32);
+            // SAFETY: each half is 32 bytes, the size of a vector.
+            unsafe {
+                let low_v = _mm256_loadu_si256(low.as_ptr().cast());
+                let high_v = _mm256_loadu_si256(high.as_ptr().cast());
+                *word = _mm256_movemask_epi8(low_v) as u32 as u64
+                    | (_mm256_movemask_epi8(high_v) as u32 as u64) << 32;
+                _mm256_storeu_si256(low.as_mut_ptr().cast(), zero);
+                _mm256_storeu_si256(high.as_mut_ptr().cast(), zero);
+            }
+        }
     }
 }
 
@@ -330,8 +399,9 @@ mod tests {
         let mut hits = vec![0u32; layout.words() * 64];
         let (mut sum, mut sum_sq) = (0f64, 0f64);
         for _ in 0..rounds {
-            let mut chosen = vec![0u64; layout.words()];
-            sampler.draw(&mut rng, &mut chosen);
+            let mut subset = Subset::new(layout);
+            sampler.draw(&mut rng, &mut subset);
+            let chosen = subset.words();
             let size = chosen.iter().map(|w| w.count_ones()).sum::<u32>() as f64;
             sum += size;
             sum_sq += size * size;
@@ -384,10 +454,11 @@ mod tests {
             (chosen[w] >> b) & 1 == 1
         };
         for _ in 0..rounds {
-            let mut chosen = vec![0u64; layout.words()];
-            sampler.draw(&mut rng, &mut chosen);
+            let mut subset = Subset::new(layout);
+            sampler.draw(&mut rng, &mut subset);
+            let chosen = subset.words();
             for (k, &(a, b)) in pairs.iter().enumerate() {
-                both[k] += (bit(&chosen, a) && bit(&chosen, b)) as u32;
+                both[k] += (bit(chosen, a) && bit(chosen, b)) as u32;
             }
         }
         for (k, &h) in both.iter().enumerate() {
@@ -438,10 +509,15 @@ mod tests {
                     let mut wide = WideRng::from_rng(&mut rng);
                     let mut copy = wide.clone();
                     let (mut portable, mut vector) = (vec![0u64; words], vec![0u64; words]);
+                    let mut marks = vec![0u8; words * 64 + 1];
                     throw::<16>(&mut wide, count, slots, reject_below, &mut portable);
                     // SAFETY: AVX2 was just detected.
-                    unsafe { avx2::throw16(&mut copy, count, slots, reject_below, &mut vector) };
+                    unsafe {
+                        avx2::throw16(&mut copy, count, slots, reject_below, &mut marks);
+                        avx2::pack(&mut marks, &mut vector);
+                    }
                     assert_eq!(portable, vector, "{words} words, {count} darts");
+                    assert!(marks[..words * 64].iter().all(|&m| m == 0), "marks cleared");
                     assert_eq!(wide.next4(), copy.next4(), "generator state");
                 }
             }
@@ -453,12 +529,11 @@ mod tests {
     #[test]
     fn probability_one_and_zero() {
         let layout = LiteralLayout::new(70);
-        let mut chosen = vec![0u64; layout.words()];
-        SubsetSampler::new(layout, 1.0).draw(&mut wide(1), &mut chosen);
+        let mut subset = Subset::new(layout);
+        SubsetSampler::new(layout, 1.0).draw(&mut wide(1), &mut subset);
         let all: Vec<u64> = (0..layout.words()).map(|w| layout.valid(w)).collect();
-        assert_eq!(chosen, all);
-        let mut chosen = vec![0u64; layout.words()];
-        SubsetSampler::new(layout, 0.0).draw(&mut wide(1), &mut chosen);
-        assert!(chosen.iter().all(|&w| w == 0));
+        assert_eq!(subset.words(), all);
+        SubsetSampler::new(layout, 0.0).draw(&mut wide(1), &mut subset);
+        assert!(subset.words().iter().all(|&w| w == 0));
     }
 }
