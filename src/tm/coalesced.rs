@@ -7,7 +7,8 @@
 //! with a non-negative weight for y gets Type I feedback, a negative one Type II, and the
 //! weight grows by 1 when the clause output was 1. For class k the selection probability is
 //! (T + v_k) / 2T, the feedback types swap and the weight shrinks by 1 when the output was 1.
-//! Weights start at +1 for even clauses and -1 for odd ones for every class.
+//! Weights start at +1 or -1, drawn independently for every clause and class from the main
+//! stream: about half the clauses start voting for one class and against the other.
 //!
 //! Reproducibility is as in [`crate::tm::multiclass`]: blocks of clauses with their own
 //! random streams, the main stream for the order and the negative classes.
@@ -155,19 +156,14 @@ impl CoalescedTm {
             return Err(format!("need at least 2 classes, got {classes}"));
         }
         let layout = LiteralLayout::new(features);
+        let mut main = rng::substream(params.seed, 0);
         let blocks = (0..params.clauses)
             .step_by(CLAUSE_BLOCK)
             .enumerate()
             .map(|(b, first)| {
                 let len = CLAUSE_BLOCK.min(params.clauses - first);
                 let weights = (0..len * classes)
-                    .map(|k| {
-                        if (first + k / classes) % 2 == 0 {
-                            1
-                        } else {
-                            -1
-                        }
-                    })
+                    .map(|_| if main.random::<bool>() { 1 } else { -1 })
                     .collect();
                 let (rng, darts) = rng::substream_pair(params.seed, b as u64 + 1);
                 PoolBlock {
@@ -183,7 +179,7 @@ impl CoalescedTm {
             .collect();
         Ok(CoalescedTm {
             sampler: SubsetSampler::new(layout, 1.0 / params.specificity),
-            rng: rng::substream(params.seed, 0),
+            rng: main,
             params,
             layout,
             classes,
