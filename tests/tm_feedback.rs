@@ -411,36 +411,35 @@ fn training_is_bit_exact_with_the_naive_reference() {
     }
 }
 
-/// `train` run in a pool of `threads` threads.
-fn with_threads<T: Send>(threads: usize, train: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(train)
+/// A machine after two epochs of `fit` on `data`, trained in a pool of `threads` threads.
+fn two_epochs<M: Send>(threads: usize, data: &Dataset, mut tm: M, fit: fn(&mut M, &Dataset)) -> M {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
+    pool.unwrap().install(|| {
+        fit(&mut tm, data);
+        fit(&mut tm, data);
+        tm
+    })
+}
+
+/// Three blocks of clauses, so that 2 and 3 threads share them out differently.
+fn three_block_params(seed: u64) -> Params {
+    Params {
+        clauses: 3 * CLAUSE_BLOCK,
+        threshold: 20,
+        specificity: 4.0,
+        seed,
+        ..Params::default()
+    }
 }
 
 #[test]
 fn the_model_does_not_depend_on_the_thread_count() {
     let data = random_dataset(&mut seeded(4), 90, 2, 300);
-    let params = Params {
-        clauses: 3 * CLAUSE_BLOCK,
-        threshold: 20,
-        specificity: 4.0,
-        seed: 5,
-        ..Params::default()
-    };
-    let train = |threads: usize| {
-        with_threads(threads, || {
-            let mut tm = MultiClassTm::new(params.clone(), 90, 2).unwrap();
-            tm.fit_epoch(&data);
-            tm.fit_epoch(&data);
-            tm
-        })
-    };
-    let one = train(1);
+    let params = three_block_params(5);
+    let new = || MultiClassTm::new(params.clone(), 90, 2).unwrap();
+    let one = two_epochs(1, &data, new(), MultiClassTm::fit_epoch);
     for threads in [2, 3] {
-        let other = train(threads);
+        let other = two_epochs(threads, &data, new(), MultiClassTm::fit_epoch);
         for c in 0..2 {
             for j in (0..params.clauses).step_by(7) {
                 assert_eq!(one.clause_literals(c, j), other.clause_literals(c, j));
@@ -455,24 +454,11 @@ fn the_model_does_not_depend_on_the_thread_count() {
 #[test]
 fn the_coalesced_model_does_not_depend_on_the_thread_count() {
     let data = random_dataset(&mut seeded(6), 60, 3, 300);
-    let params = Params {
-        clauses: 3 * CLAUSE_BLOCK,
-        threshold: 20,
-        specificity: 4.0,
-        seed: 7,
-        ..Params::default()
-    };
-    let train = |threads: usize| {
-        with_threads(threads, || {
-            let mut tm = CoalescedTm::new(params.clone(), 60, 3).unwrap();
-            tm.fit_epoch(&data);
-            tm.fit_epoch(&data);
-            tm
-        })
-    };
-    let one = train(1);
+    let params = three_block_params(7);
+    let new = || CoalescedTm::new(params.clone(), 60, 3).unwrap();
+    let one = two_epochs(1, &data, new(), CoalescedTm::fit_epoch);
     for threads in [2, 3] {
-        let other = train(threads);
+        let other = two_epochs(threads, &data, new(), CoalescedTm::fit_epoch);
         for j in 0..params.clauses {
             for c in 0..3 {
                 assert_eq!(one.weight(j, c), other.weight(j, c), "{threads} threads");
