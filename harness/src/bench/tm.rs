@@ -145,7 +145,94 @@ fn cpu_seconds() -> Option<f64> {
     Some((user + system) / 100.0)
 }
 
-fn run_peers(args: &Args, python: &Path, train: &Path, test: &Path) -> anyhow::Result<()> {
+/// One peer library's figures from tm_peers.py.
+struct PeerRun {
+    lib: String,
+    epoch_seconds: Vec<f64>,
+    peak_rss_mb: f64,
+}
+
+/// tmbot's own figures, for the ratios against the peers.
+struct Ours {
+    per_class: Vec<f64>,
+    /// Empty with `--no-coalesced`.
+    coalesced: Vec<f64>,
+    peak_rss_mb: f64,
+}
+
+/// Trains `tm` with `fit` for `epochs` epochs, printing each epoch's seconds and the test
+/// accuracy from `accuracy`; returns the seconds.
+fn timed_epochs<M>(
+    name: &str,
+    epochs: usize,
+    tm: &mut M,
+    fit: impl Fn(&mut M),
+    accuracy: impl Fn(&M) -> f64,
+) -> Vec<f64> {
+    (1..=epochs)
+        .map(|epoch| {
+            let start = Instant::now();
+            fit(tm);
+            let seconds = start.elapsed().as_secs_f64();
+            println!(
+                "tmbot {name} epoch {epoch}: {seconds:.2} s, test accuracy {:.2}%",
+                100.0 * accuracy(tm)
+            );
+            seconds
+        })
+        .collect()
+}
+
+/// Each peer's epoch times over tmbot's (same model family: the per-class libraries against
+/// the per-class machine, the coalesced ones against the coalesced machine) and tmbot's
+/// peak memory over the fastest peer's, as lines to print.
+fn ratio_lines(ours: &Ours, peers: &[PeerRun]) -> Vec<String> {
+    let mut lines = Vec::new();
+    for peer in peers {
+        let (family, mine) = if matches!(peer.lib.as_str(), "tmu_co" | "gt") {
+            ("coalesced", &ours.coalesced)
+        } else {
+            ("per-class", &ours.per_class)
+        };
+        if mine.is_empty() || peer.epoch_seconds.is_empty() {
+            continue;
+        }
+        let ratios: Vec<String> = peer
+            .epoch_seconds
+            .iter()
+            .zip(mine)
+            .enumerate()
+            .map(|(e, (theirs, mine))| format!("epoch {}: {:.1}x", e + 1, theirs / mine))
+            .collect();
+        lines.push(format!(
+            "speed-up over {:<10} (tmbot {family}): {}",
+            peer.lib,
+            ratios.join(", ")
+        ));
+    }
+    let total = |p: &PeerRun| p.epoch_seconds.iter().sum::<f64>();
+    if let Some(fastest) = peers
+        .iter()
+        .filter(|p| !p.epoch_seconds.is_empty())
+        .min_by(|a, b| total(a).total_cmp(&total(b)))
+    {
+        lines.push(format!(
+            "peak memory: tmbot {:.0} MB = {:.2}x that of the fastest peer, {} ({:.0} MB)",
+            ours.peak_rss_mb,
+            ours.peak_rss_mb / fastest.peak_rss_mb,
+            fastest.lib,
+            fastest.peak_rss_mb
+        ));
+    }
+    lines
+}
+
+fn run_peers(
+    args: &Args,
+    python: &Path,
+    train: &Path,
+    test: &Path,
+) -> anyhow::Result<Vec<PeerRun>> {
     eprintln!("running peers {} (this takes minutes)", args.libs);
     let output = std::process::Command::new(python)
         .arg(&args.peers_script)
@@ -167,6 +254,7 @@ fn run_peers(args: &Args, python: &Path, train: &Path, test: &Path) -> anyhow::R
         args.peers_script.display(),
         String::from_utf8_lossy(&output.stderr).trim()
     );
+    let mut runs = Vec::new();
     for line in String::from_utf8_lossy(&output.stdout).lines() {
         let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
             continue;
@@ -187,14 +275,23 @@ fn run_peers(args: &Args, python: &Path, train: &Path, test: &Path) -> anyhow::R
                 })
                 .unwrap_or_default()
         };
+        let peak_rss_mb = v["peak_rss_mb"].as_f64().unwrap_or(f64::NAN);
         println!(
-            "peer {lib:<10} epoch s: {}  test acc %: {}  peak RSS {:.0} MB",
+            "peer {lib:<10} epoch s: {}  test acc %: {}  peak RSS {peak_rss_mb:.0} MB",
             list("epoch_s", 1.0),
             list("test_acc", 100.0),
-            v["peak_rss_mb"].as_f64().unwrap_or(f64::NAN)
         );
+        let epoch_seconds = v["epoch_s"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|x| x.as_f64()).collect())
+            .unwrap_or_default();
+        runs.push(PeerRun {
+            lib: lib.to_string(),
+            epoch_seconds,
+            peak_rss_mb,
+        });
     }
-    Ok(())
+    Ok(runs)
 }
 
 /// Runs the benchmark.
@@ -240,16 +337,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     );
     let mut tm =
         MultiClassTm::new(params.clone(), train.features(), 2).map_err(anyhow::Error::msg)?;
-    for epoch in 1..=args.epochs {
-        let start = Instant::now();
-        tm.fit_epoch(&train);
-        let seconds = start.elapsed().as_secs_f64();
-        let acc = test.accuracy(&tm.compile().predict(&test));
-        println!(
-            "tmbot per-class epoch {epoch}: {seconds:.2} s, test accuracy {:.2}%",
-            100.0 * acc
-        );
-    }
+    let per_class = timed_epochs(
+        "per-class",
+        args.epochs,
+        &mut tm,
+        |tm| tm.fit_epoch(&train),
+        |tm| test.accuracy(&tm.compile().predict(&test)),
+    );
     println!(
         "tmbot peak RSS (VmHWM) {:.0} MB",
         peak_rss_mb().unwrap_or(f64::NAN)
@@ -281,29 +375,67 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     );
     drop(compiled);
 
+    let mut coalesced = Vec::new();
     if !args.no_coalesced {
         println!(
             "coalesced TM: {} clauses shared by the classes",
             args.clauses
         );
         let mut co = CoalescedTm::new(params, train.features(), 2).map_err(anyhow::Error::msg)?;
-        for epoch in 1..=args.epochs {
-            let start = Instant::now();
-            co.fit_epoch(&train);
-            let seconds = start.elapsed().as_secs_f64();
-            let acc = test.accuracy(&co.compile().predict(&test));
-            println!(
-                "tmbot coalesced epoch {epoch}: {seconds:.2} s, test accuracy {:.2}%",
-                100.0 * acc
-            );
-        }
+        coalesced = timed_epochs(
+            "coalesced",
+            args.epochs,
+            &mut co,
+            |co| co.fit_epoch(&train),
+            |co| test.accuracy(&co.compile().predict(&test)),
+        );
         println!(
             "tmbot peak RSS (VmHWM) after both {:.0} MB",
             peak_rss_mb().unwrap_or(f64::NAN)
         );
     }
     if let Some(python) = &args.peers {
-        run_peers(&args, python, &train_csv, &test_csv)?;
+        let peers = run_peers(&args, python, &train_csv, &test_csv)?;
+        let ours = Ours {
+            per_class,
+            coalesced,
+            peak_rss_mb: peak_rss_mb().unwrap_or(f64::NAN),
+        };
+        for line in ratio_lines(&ours, &peers) {
+            println!("{line}");
+        }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ratios_compare_each_peer_with_its_own_model_family() {
+        let peer = |lib: &str, epoch_seconds: Vec<f64>, peak_rss_mb| PeerRun {
+            lib: lib.into(),
+            epoch_seconds,
+            peak_rss_mb,
+        };
+        let ours = Ours {
+            per_class: vec![2.0, 1.0],
+            coalesced: vec![1.0, 0.5],
+            peak_rss_mb: 100.0,
+        };
+        let peers = [
+            peer("pytm", vec![20.0, 6.0], 600.0),
+            peer("gt", vec![3.0, 2.0], 400.0),
+            peer("tmu", vec![], 700.0),
+        ];
+        assert_eq!(
+            ratio_lines(&ours, &peers),
+            [
+                "speed-up over pytm       (tmbot per-class): epoch 1: 10.0x, epoch 2: 6.0x",
+                "speed-up over gt         (tmbot coalesced): epoch 1: 3.0x, epoch 2: 4.0x",
+                "peak memory: tmbot 100 MB = 0.25x that of the fastest peer, gt (400 MB)",
+            ]
+        );
+    }
 }
