@@ -71,6 +71,7 @@ fn type_ia_with_s_one_is_deterministic() {
     let boost = TypeI {
         sampler: &sampler,
         boost_true_positive: true,
+        literal_budget: None,
     };
     bank.type_ia(0, &x, None, &boost, &mut rng, &mut scratch);
     assert_eq!(states_of(&bank), [255, 0, 11, 0, 8, 127]);
@@ -78,6 +79,7 @@ fn type_ia_with_s_one_is_deterministic() {
     let plain = TypeI {
         sampler: &sampler,
         boost_true_positive: false,
+        literal_budget: None,
     };
     let mut bank = tiny_bank(8, [255, 3, 10, 9, 7, 128]);
     bank.type_ia(0, &x, None, &plain, &mut rng, &mut scratch);
@@ -115,6 +117,7 @@ fn random_type_i_changes_exactly_the_drawn_literals() {
             let fb = TypeI {
                 sampler: &sampler,
                 boost_true_positive: boost,
+                literal_budget: None,
             };
             bank.type_ia(
                 0,

@@ -18,6 +18,7 @@
 use crate::rng::WideRng;
 use crate::tm::bitslice::{self, Moves};
 use crate::tm::literals::LiteralLayout;
+use crate::tm::params::Params;
 use crate::tm::sampler::{Subset, SubsetSampler};
 
 /// Clause states of one bank (all clauses share the literal layout and the state bits).
@@ -92,6 +93,19 @@ pub struct TypeI<'a> {
     pub sampler: &'a SubsetSampler,
     /// Strengthen literals that are 1 always (true) or with probability (s-1)/s (false).
     pub boost_true_positive: bool,
+    /// Type Ia only while the clause includes fewer literals than this; Type Ib otherwise.
+    pub literal_budget: Option<u32>,
+}
+
+impl TypeI<'_> {
+    /// The Type I settings of `params`, drawing subsets with `sampler`.
+    pub fn of<'a>(params: &Params, sampler: &'a SubsetSampler) -> TypeI<'a> {
+        TypeI {
+            sampler,
+            boost_true_positive: params.boost_true_positive,
+            literal_budget: params.literal_budget,
+        }
+    }
 }
 
 impl ClauseBank {
@@ -310,8 +324,8 @@ impl ClauseBank {
 
     /// The feedback of a clause selected for an update. With `type_i`: Type Ia on `matched`
     /// (the literals the clause output 1 on, if it did) when its include count is within
-    /// `budget`, else Type Ib. Otherwise Type II on `matched`, when there is one. Returns
-    /// what was applied.
+    /// the literal budget of `feedback`, else Type Ib. Otherwise Type II on `matched`, when
+    /// there is one. Returns what was applied.
     #[allow(clippy::too_many_arguments)]
     pub fn feedback(
         &mut self,
@@ -320,12 +334,16 @@ impl ClauseBank {
         matched: Option<&[u64]>,
         keep: Option<&[u64]>,
         feedback: &TypeI,
-        budget: Option<u32>,
         rng: &mut WideRng,
         scratch: &mut FeedbackScratch,
     ) -> Applied {
+        let within_budget = |bank: &ClauseBank| {
+            feedback
+                .literal_budget
+                .map_or(true, |b| bank.include_count(clause) < b)
+        };
         match matched {
-            Some(literals) if type_i && budget.map_or(true, |b| self.include_count(clause) < b) => {
+            Some(literals) if type_i && within_budget(self) => {
                 self.type_ia(clause, literals, keep, feedback, rng, scratch);
                 Applied::Ia
             }
@@ -368,12 +386,8 @@ impl ClauseBank {
         for (d, &l) in down.iter_mut().zip(literals) {
             *d &= !l;
         }
-        if let Some(keep) = keep {
-            for ((u, d), &k) in up.iter_mut().zip(down.iter_mut()).zip(keep) {
-                *u &= k;
-                *d &= k;
-            }
-        }
+        keep_only(up, keep);
+        keep_only(down, keep);
         self.step(clause, Moves::Both { up, down });
     }
 
@@ -389,11 +403,7 @@ impl ClauseBank {
     ) {
         sampler.draw(rng, &mut scratch.subset);
         let down = scratch.subset.words_mut();
-        if let Some(keep) = keep {
-            for (d, &k) in down.iter_mut().zip(keep) {
-                *d &= k;
-            }
-        }
+        keep_only(down, keep);
         self.step(clause, Moves::Down(down));
     }
 
@@ -417,6 +427,15 @@ impl ClauseBank {
             *u = !l & !include & layout.valid(w) & keep.map_or(u64::MAX, |k| k[w]);
         }
         self.step(clause, Moves::Up(up));
+    }
+}
+
+/// Clears the bits of `words` outside `keep` (when given: the literals not dropped).
+fn keep_only(words: &mut [u64], keep: Option<&[u64]>) {
+    if let Some(keep) = keep {
+        for (w, &k) in words.iter_mut().zip(keep) {
+            *w &= k;
+        }
     }
 }
 

@@ -69,10 +69,7 @@ impl PoolBlock {
 
     fn feedback(&mut self, step: &Step) {
         let t = step.params.threshold;
-        let type_i = TypeI {
-            sampler: step.sampler,
-            boost_true_positive: step.params.boost_true_positive,
-        };
+        let type_i = TypeI::of(step.params, step.sampler);
         // Selections first (their stream serves nothing else), then the updates, with the
         // next clause's states loading while this one is updated.
         self.acting.clear();
@@ -104,7 +101,6 @@ impl PoolBlock {
                 output.then_some(step.literals),
                 None,
                 &type_i,
-                step.params.literal_budget,
                 &mut self.darts,
                 &mut self.scratch,
             );
@@ -119,20 +115,18 @@ impl PoolBlock {
 /// of 2T) from the clamped class sums; uniformly when every weight is 0.
 fn focused_negative(sums: &[i32], label: usize, t: i64, rng: &mut Rng) -> usize {
     let k = sums.len();
-    let weights: Vec<i64> = (0..k)
-        .map(|c| if c == label { 0 } else { t + sums[c] as i64 })
-        .collect();
-    let total: i64 = weights.iter().sum();
+    let weight = |c: usize| if c == label { 0 } else { t + sums[c] as i64 };
+    let total: i64 = (0..k).map(weight).sum();
     if total == 0 {
         let other = rng.random_range(0..k - 1);
         return other + (other >= label) as usize;
     }
     let mut r = rng.random_range(0..total);
-    for (c, &w) in weights.iter().enumerate() {
-        if r < w {
+    for c in 0..k {
+        if r < weight(c) {
             return c;
         }
-        r -= w;
+        r -= weight(c);
     }
     unreachable!("r is below the total weight")
 }
@@ -230,15 +224,13 @@ impl CoalescedTm {
         let (k, layout) = (self.classes, self.layout);
         let t = self.params.threshold as i64;
         let workers = rayon::current_num_threads().clamp(1, self.blocks.len());
-        let mut shares: Vec<Vec<&mut PoolBlock>> = (0..workers).map(|_| Vec::new()).collect();
-        for (b, block) in self.blocks.iter_mut().enumerate() {
-            shares[b % workers].push(block);
-        }
+        let shares = lockstep::deal(&mut self.blocks, workers);
         let (params, sampler, main) = (&self.params, &self.sampler, &self.rng);
         let mut streams = lockstep::run(shares, k, |worker, mut share, lockstep| {
             let mut rng = main.clone();
             let mut literals = vec![0u64; layout.words()];
             let (mut partial, mut totals) = (vec![0i64; k], vec![0i64; k]);
+            let mut sums = vec![0i32; k];
             for (round, &i) in order.iter().enumerate() {
                 layout.fill_literals(data.row(i), &mut literals);
                 partial.fill(0);
@@ -246,7 +238,9 @@ impl CoalescedTm {
                     block.votes(&literals, k, &mut partial);
                 }
                 lockstep.exchange(worker, round, &partial, &mut totals);
-                let sums: Vec<i32> = totals.iter().map(|&s| s.clamp(-t, t) as i32).collect();
+                for (sum, &total) in sums.iter_mut().zip(&totals) {
+                    *sum = total.clamp(-t, t) as i32;
+                }
                 let label = data.labels()[i] as usize;
                 let negative = focused_negative(&sums, label, t, &mut rng);
                 let step = Step {

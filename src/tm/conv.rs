@@ -112,10 +112,7 @@ impl ConvClass {
 
     fn feedback(&mut self, target: bool, sum: i32, fb: &Feedback) {
         let t = fb.params.threshold;
-        let type_i = TypeI {
-            sampler: fb.sampler,
-            boost_true_positive: fb.params.boost_true_positive,
-        };
+        let type_i = TypeI::of(fb.params, fb.sampler);
         for i in 0..self.bank.clauses() {
             if !self.active[i] {
                 continue;
@@ -133,7 +130,6 @@ impl ConvClass {
                 matched,
                 fb.keep,
                 &type_i,
-                fb.params.literal_budget,
                 &mut self.darts,
                 &mut self.scratch,
             );

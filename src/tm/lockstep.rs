@@ -93,6 +93,15 @@ impl Lockstep {
     }
 }
 
+/// Deals `items` round-robin into `workers` shares (item i to share i mod `workers`).
+pub(crate) fn deal<T>(items: impl IntoIterator<Item = T>, workers: usize) -> Vec<Vec<T>> {
+    let mut shares: Vec<Vec<T>> = (0..workers).map(|_| Vec::new()).collect();
+    for (i, item) in items.into_iter().enumerate() {
+        shares[i % workers].push(item);
+    }
+    shares
+}
+
 /// Runs `work(worker, share, lockstep)` for every share on its own thread (the first on the
 /// calling thread), with a [`Lockstep`] of `width` values per round, and returns what each
 /// worker returned, in share order.

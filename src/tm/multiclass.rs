@@ -99,10 +99,7 @@ impl Block {
 
     fn feedback(&mut self, update: Update, fb: &Feedback) {
         let t = fb.params.threshold;
-        let type_i = TypeI {
-            sampler: fb.sampler,
-            boost_true_positive: fb.params.boost_true_positive,
-        };
+        let type_i = TypeI::of(fb.params, fb.sampler);
         // The selection stream serves nothing else, so drawing every clause's selection
         // first gives the same draws as clause by clause; then the states of the next clause
         // to update load while this one is updated.
@@ -135,7 +132,6 @@ impl Block {
                 self.outputs[i].then_some(fb.literals),
                 fb.keep,
                 &type_i,
-                fb.params.literal_budget,
                 &mut self.darts,
                 &mut self.scratch,
             );
@@ -308,14 +304,13 @@ impl MultiClassTm {
         samples: &[(usize, usize, usize)],
         workers: usize,
     ) {
-        let (classes, t, layout) = (self.classes, self.params.threshold, self.layout);
+        let (t, layout) = (self.params.threshold, self.layout);
         let workers = workers.clamp(1, self.blocks[0].len());
-        let mut shares: Vec<Vec<Vec<&mut Block>>> = (0..workers)
-            .map(|_| (0..classes).map(|_| Vec::new()).collect())
-            .collect();
-        for (c, class) in self.blocks.iter_mut().enumerate() {
-            for (b, block) in class.iter_mut().enumerate() {
-                shares[b % workers][c].push(block);
+        // shares[worker][class]: the worker's blocks of that class.
+        let mut shares: Vec<Vec<Vec<&mut Block>>> = (0..workers).map(|_| Vec::new()).collect();
+        for class in self.blocks.iter_mut() {
+            for (share, blocks) in shares.iter_mut().zip(lockstep::deal(class, workers)) {
+                share.push(blocks);
             }
         }
         let (params, sampler) = (&self.params, &self.sampler);
