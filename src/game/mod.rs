@@ -16,7 +16,10 @@ use std::fmt;
 use std::hash::Hash;
 
 /// A player's colour. Black moves first in both games.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Color {
     /// The first player.
     Black,
@@ -156,6 +159,10 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
 
     /// The position as text (a FEN for checkers, a cell string for Hex).
     fn position_text(&self) -> String;
+
+    /// Reads a position written by [`Game::position_text`] as the start of a new game: the
+    /// inverse of `position_text`, so openings and records load positions generically.
+    fn from_position_text(text: &str) -> Result<Self, ParseError>;
 
     /// Plays uniformly random legal moves from here until the game ends or `max_plies` moves
     /// were played, and returns the outcome (`None` when cut off). Games override this with

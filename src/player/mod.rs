@@ -6,11 +6,10 @@ pub mod spec;
 
 use crate::eval::{EvalGame, Evaluator};
 use crate::rng::Rng;
-use crate::search::alphabeta::AlphaBeta;
+use crate::search::alphabeta::{score_value, AlphaBeta};
 use crate::search::avgtree::{self, AvgTreeConfig};
 use crate::search::mcts::{Mcts, MctsConfig};
-use crate::search::{flatmc, greedy, Limits, SearchGame};
-use rand::Rng as _;
+use crate::search::{flatmc, greedy, Decision, Limits, SearchGame};
 use spec::{parse_duration, parse_switch, Spec, SpecError};
 use std::sync::Arc;
 
@@ -128,6 +127,8 @@ pub struct Player<G: SearchGame> {
     search: Search<G>,
     evaluator: Arc<dyn Evaluator<G>>,
     limits: Limits,
+    /// Scratch move list of the random player.
+    moves: Vec<G::Move>,
 }
 
 impl<G: SearchGame> std::fmt::Debug for Player<G> {
@@ -246,6 +247,7 @@ impl<G: SearchGame> Player<G> {
             search,
             evaluator,
             limits,
+            moves: Vec::new(),
         })
     }
 
@@ -262,13 +264,15 @@ impl<G: SearchGame> Player<G> {
     /// Chooses a move for the side to move in `game` (`None` when the game is over).
     /// Limits set in `limits` replace the spec's own.
     pub fn choose(&mut self, game: &G, limits: &Limits, rng: &mut Rng) -> Option<G::Move> {
+        self.decide(game, limits, rng).best
+    }
+
+    /// Chooses a move like [`Player::choose`] and keeps what the search measured on the way
+    /// (value, depth, nodes, playouts, visits).
+    pub fn decide(&mut self, game: &G, limits: &Limits, rng: &mut Rng) -> Decision<G::Move> {
         let limits = self.limits.overridden_by(limits);
         match &mut self.search {
-            Search::Random => {
-                let mut moves = Vec::new();
-                game.legal_moves(&mut moves);
-                (!moves.is_empty()).then(|| moves[rng.random_range(0..moves.len())])
-            }
+            Search::Random => Decision::bare(game.random_move(rng, &mut self.moves)),
             Search::Greedy => greedy::choose(game, self.evaluator.as_ref(), rng),
             Search::AvgTree(config) => {
                 let mut config = *config;
@@ -278,11 +282,31 @@ impl<G: SearchGame> Player<G> {
                 avgtree::choose(game, self.evaluator.as_ref(), &config, rng)
             }
             Search::AlphaBeta(search) => {
-                search
-                    .search(game, self.evaluator.as_ref(), &limits, rng)
-                    .best
+                let report = search.search(game, self.evaluator.as_ref(), &limits, rng);
+                Decision {
+                    best: report.best,
+                    value: report.best.map(|_| score_value(report.score)),
+                    depth: Some(report.depth),
+                    nodes: Some(report.nodes),
+                    ..Decision::bare(None)
+                }
             }
-            Search::Mcts(search) => search.search(game, &limits, rng).best,
+            Search::Mcts(search) => {
+                let report = search.search(game, &limits, rng);
+                let visits = report
+                    .visits
+                    .iter()
+                    .find(|(mv, _)| Some(*mv) == report.best)
+                    .map(|&(_, v)| u64::from(v));
+                Decision {
+                    best: report.best,
+                    value: report.value,
+                    nodes: Some(report.tree_nodes as u64),
+                    playouts: Some(report.simulations),
+                    visits,
+                    ..Decision::bare(None)
+                }
+            }
             Search::FlatMc => flatmc::choose(game, &limits, rng),
         }
     }

@@ -295,6 +295,12 @@ impl<G: SearchGame> AlphaBeta<G> {
     }
 }
 
+/// A search score as an expected score in [0, 1] for the side it belongs to: the inverse of
+/// [`centi_score`] inside [-1000, 1000], 1 or 0 for forced results.
+pub fn score_value(score: i32) -> f64 {
+    (0.5 + f64::from(score) / 2000.0).clamp(0.0, 1.0)
+}
+
 /// An evaluator value in [0,1] as the search's score in [-1000, 1000].
 pub fn centi_score(value: f64) -> i32 {
     ((value - 0.5) * 2000.0).round() as i32

@@ -5,7 +5,7 @@
 //! `forced_win` (9) or `forced_loss` (-9) to the root player (a draw 0.5). The root move with
 //! the highest value is played, ties broken at random.
 
-use super::{argmax_random_tie, children};
+use super::{argmax_random_tie, children, Decision};
 use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::rng::Rng;
@@ -104,16 +104,23 @@ pub fn root_values<G: Game>(
         .collect()
 }
 
-/// The averaging tree's move (ties broken at random).
+/// The averaging tree's move (ties broken at random). The decision's value is the move's
+/// averaged value clamped to [0, 1] (forced results lie outside that range).
 pub fn choose<G: Game>(
     game: &G,
     evaluator: &dyn Evaluator<G>,
     config: &AvgTreeConfig,
     rng: &mut Rng,
-) -> Option<G::Move> {
+) -> Decision<G::Move> {
     let values = root_values(game, evaluator, config);
     let scores: Vec<f64> = values.iter().map(|&(_, v)| v).collect();
-    argmax_random_tie(&scores, rng).map(|i| values[i].0)
+    let best = argmax_random_tie(&scores, rng);
+    Decision {
+        best: best.map(|i| values[i].0),
+        value: best.map(|i| scores[i].clamp(0.0, 1.0)),
+        depth: Some(config.depth),
+        ..Decision::bare(None)
+    }
 }
 
 #[cfg(test)]
@@ -163,7 +170,7 @@ mod tests {
         assert!(close(values[1].1, 0.3), "{values:?}");
         let mut rng = seeded(1);
         let config = AvgTreeConfig::default();
-        assert_eq!(choose(&hand_tree(), &TreeEval, &config, &mut rng), Some(2));
+        assert_eq!(choose(&hand_tree(), &TreeEval, &config, &mut rng).best, Some(2));
     }
 
     #[test]
@@ -192,7 +199,7 @@ mod tests {
             "{values:?}"
         );
         let picks: std::collections::HashSet<usize> = (0..32)
-            .filter_map(|seed| choose(&hand_tree(), &TreeEval, &config, &mut seeded(seed)))
+            .filter_map(|seed| choose(&hand_tree(), &TreeEval, &config, &mut seeded(seed)).best)
             .collect();
         assert_eq!(picks.len(), 2);
     }
@@ -210,7 +217,7 @@ mod tests {
         let values = root_values(&game, &TreeEval, &AvgTreeConfig::default());
         assert!(close(values[1].1, 9.0), "{values:?}");
         assert_eq!(
-            choose(&game, &TreeEval, &AvgTreeConfig::default(), &mut seeded(3)),
+            choose(&game, &TreeEval, &AvgTreeConfig::default(), &mut seeded(3)).best,
             Some(2)
         );
     }

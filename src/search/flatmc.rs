@@ -2,16 +2,16 @@
 //! moves (uniform random playouts from each resulting position) and the move with the best
 //! mean score is played, ties broken at random.
 
-use super::{argmax_random_tie, Deadline, Limits, SearchGame};
+use super::{argmax_random_tie, Deadline, Decision, Limits, SearchGame};
 use crate::rng::Rng;
 
 /// The flat Monte Carlo move within `limits` (default [`super::mcts::DEFAULT_PLAYOUTS`]
 /// playouts).
-pub fn choose<G: SearchGame>(game: &G, limits: &Limits, rng: &mut Rng) -> Option<G::Move> {
+pub fn choose<G: SearchGame>(game: &G, limits: &Limits, rng: &mut Rng) -> Decision<G::Move> {
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
     if moves.is_empty() {
-        return None;
+        return Decision::bare(None);
     }
     let playouts = match limits.playouts {
         Some(p) => p,
@@ -42,7 +42,14 @@ pub fn choose<G: SearchGame>(game: &G, limits: &Limits, rng: &mut Rng) -> Option
         .zip(&counts)
         .map(|(&t, &n)| if n == 0 { 0.5 } else { t / n as f64 })
         .collect();
-    argmax_random_tie(&means, rng).map(|i| moves[i])
+    let best = argmax_random_tie(&means, rng);
+    Decision {
+        best: best.map(|i| moves[i]),
+        value: best.map(|i| means[i]),
+        playouts: Some(counts.iter().sum()),
+        visits: best.map(|i| counts[i]),
+        ..Decision::bare(None)
+    }
 }
 
 #[cfg(test)]
@@ -58,6 +65,6 @@ mod tests {
             playouts: Some(700),
             ..Limits::default()
         };
-        assert_eq!(choose(&game, &limits, &mut seeded(5)), Some(2));
+        assert_eq!(choose(&game, &limits, &mut seeded(5)).best, Some(2));
     }
 }

@@ -1,13 +1,17 @@
 //! Greedy one-ply search: evaluate every move's resulting position in one batch and play the
 //! best (finished games are scored exactly; ties broken at random).
 
-use super::{argmax_random_tie, children};
+use super::{argmax_random_tie, children, Decision};
 use crate::eval::{terminal_value, Evaluator};
 use crate::game::Game;
 use crate::rng::Rng;
 
 /// The move whose resulting position is best for the mover.
-pub fn choose<G: Game>(game: &G, evaluator: &dyn Evaluator<G>, rng: &mut Rng) -> Option<G::Move> {
+pub fn choose<G: Game>(
+    game: &G,
+    evaluator: &dyn Evaluator<G>,
+    rng: &mut Rng,
+) -> Decision<G::Move> {
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
     let positions = children(game, &moves);
@@ -25,7 +29,13 @@ pub fn choose<G: Game>(game: &G, evaluator: &dyn Evaluator<G>, rng: &mut Rng) ->
             None => 1.0 - estimates.next().map_or(0.5, |v| v.value),
         })
         .collect();
-    argmax_random_tie(&scores, rng).map(|i| moves[i])
+    let best = argmax_random_tie(&scores, rng);
+    Decision {
+        best: best.map(|i| moves[i]),
+        value: best.map(|i| scores[i]),
+        nodes: Some(open.len() as u64),
+        ..Decision::bare(None)
+    }
 }
 
 #[cfg(test)]
@@ -52,13 +62,13 @@ mod tests {
             node(&[], 0.2, None),
             node(&[], 0.9, None),
         ]);
-        assert_eq!(choose(&game, &TreeEval, &mut seeded(1)), Some(2));
+        assert_eq!(choose(&game, &TreeEval, &mut seeded(1)).best, Some(2));
         // A finished win beats any estimate.
         let game = TreeGame::new(vec![
             node(&[1, 2], 0.5, None),
             node(&[], 0.0, None),
             node(&[], 0.5, Some(Some(Color::Black))),
         ]);
-        assert_eq!(choose(&game, &TreeEval, &mut seeded(1)), Some(2));
+        assert_eq!(choose(&game, &TreeEval, &mut seeded(1)).best, Some(2));
     }
 }

@@ -314,13 +314,16 @@ impl<G: SearchGame> Tree<G> {
     }
 
     /// Visits of each root move.
-    fn root_visits(&self) -> Vec<(G::Move, u32)> {
+    /// Each root move with its visits and the mover's summed score.
+    fn root_stats(&self) -> Vec<(G::Move, u32, f64)> {
         self.nodes[0]
             .children()
             .map(|c| {
+                let node = &self.nodes[c];
                 (
-                    self.nodes[c].mv.expect("child nodes carry a move"),
-                    self.nodes[c].visits,
+                    node.mv.expect("child nodes carry a move"),
+                    node.visits,
+                    node.wins,
                 )
             })
             .collect()
@@ -338,6 +341,8 @@ pub struct Mcts<G: Game> {
 pub struct MctsReport<M> {
     /// The most visited move (ties broken at random); `None` without legal moves.
     pub best: Option<M>,
+    /// The best move's mean score for the side to move (`None` when it was never visited).
+    pub value: Option<f64>,
     /// Visits of every root move, summed over the threads.
     pub visits: Vec<(M, u32)>,
     /// Simulations run in this search (all threads).
@@ -394,11 +399,18 @@ impl<G: SearchGame> Mcts<G> {
             });
         }
         let mut totals: Vec<(G::Move, u32)> = Vec::new();
+        let mut wins: Vec<f64> = Vec::new();
         for tree in &trees {
-            for (mv, visits) in tree.root_visits() {
-                match totals.iter_mut().find(|(m, _)| *m == mv) {
-                    Some(entry) => entry.1 += visits,
-                    None => totals.push((mv, visits)),
+            for (mv, visits, score) in tree.root_stats() {
+                match totals.iter().position(|(m, _)| *m == mv) {
+                    Some(k) => {
+                        totals[k].1 += visits;
+                        wins[k] += score;
+                    }
+                    None => {
+                        totals.push((mv, visits));
+                        wins.push(score);
+                    }
                 }
             }
         }
@@ -409,7 +421,11 @@ impl<G: SearchGame> Mcts<G> {
             - reused;
         let scores: Vec<f64> = totals.iter().map(|&(_, v)| f64::from(v)).collect();
         // Stopped before the root was expanded: any legal move.
-        let best = argmax_random_tie(&scores, rng)
+        let chosen = argmax_random_tie(&scores, rng);
+        let value = chosen
+            .filter(|&i| totals[i].1 > 0)
+            .map(|i| wins[i] / f64::from(totals[i].1));
+        let best = chosen
             .map(|i| totals[i].0)
             .or_else(|| {
                 let mut moves = Vec::new();
@@ -422,6 +438,7 @@ impl<G: SearchGame> Mcts<G> {
         }
         MctsReport {
             best,
+            value,
             visits: totals,
             simulations,
             tree_nodes,

@@ -102,6 +102,48 @@ pub trait SearchGame: EvalGame {
         let _ = patterns;
         self.legal_moves(moves);
     }
+
+    /// A uniformly random legal move (`None` once the game is over); `scratch` is working
+    /// memory the caller keeps between calls. Games may override this with a faster draw
+    /// that gives the same distribution.
+    fn random_move(&self, rng: &mut Rng, scratch: &mut Vec<Self::Move>) -> Option<Self::Move> {
+        self.legal_moves(scratch);
+        (!scratch.is_empty()).then(|| scratch[rng.random_range(0..scratch.len())])
+    }
+}
+
+/// What a search chose and what it knows about the choice; fields a search does not measure
+/// stay `None`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision<M> {
+    /// The chosen move (`None` when there is no legal move).
+    pub best: Option<M>,
+    /// The expected score of the side to move after the best move, in [0, 1] (1 a certain
+    /// win). Alpha-beta maps its centi-scores back with [`alphabeta::score_value`].
+    pub value: Option<f64>,
+    /// The deepest completed iteration (alpha-beta) or the fixed depth (averaging tree).
+    pub depth: Option<u32>,
+    /// Nodes visited (alpha-beta), positions evaluated (greedy, averaging tree) or tree nodes
+    /// (MCTS).
+    pub nodes: Option<u64>,
+    /// Simulations run (MCTS, flat Monte Carlo).
+    pub playouts: Option<u64>,
+    /// Visits of the chosen move (MCTS).
+    pub visits: Option<u64>,
+}
+
+impl<M> Decision<M> {
+    /// A decision that knows only its move.
+    pub fn bare(best: Option<M>) -> Decision<M> {
+        Decision {
+            best,
+            value: None,
+            depth: None,
+            nodes: None,
+            playouts: None,
+            visits: None,
+        }
+    }
 }
 
 /// Picks uniformly among the indices whose score is maximal (within 1e-12).

@@ -102,6 +102,22 @@ impl Game for TicTacToe {
     fn position_text(&self) -> String {
         format!("{:?}", self.history)
     }
+
+    fn from_position_text(text: &str) -> Result<TicTacToe, ParseError> {
+        let error = || ParseError::new("tic-tac-toe position", text, "expected [cell, ...]");
+        let inner = text
+            .trim()
+            .strip_prefix('[')
+            .and_then(|t| t.strip_suffix(']'))
+            .ok_or_else(error)?;
+        let cells: Vec<u8> = inner
+            .split(',')
+            .filter(|c| !c.trim().is_empty())
+            .map(|c| c.trim().parse::<u8>().ok().filter(|&c| c < 9))
+            .collect::<Option<_>>()
+            .ok_or_else(error)?;
+        Ok(TicTacToe::from_moves(&cells))
+    }
 }
 
 impl EvalGame for TicTacToe {}
@@ -186,6 +202,14 @@ impl Game for TreeGame {
 
     fn position_text(&self) -> String {
         format!("{:?}", self.path)
+    }
+
+    fn from_position_text(text: &str) -> Result<TreeGame, ParseError> {
+        Err(ParseError::new(
+            "tree position",
+            text,
+            "a path means nothing without its tree",
+        ))
     }
 }
 

@@ -294,4 +294,8 @@ impl Game for Checkers {
     fn position_text(&self) -> String {
         to_fen(&self.position)
     }
+
+    fn from_position_text(text: &str) -> Result<Checkers, ParseError> {
+        Checkers::from_fen(text)
+    }
 }

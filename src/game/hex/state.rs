@@ -523,6 +523,10 @@ impl Game for Hex {
         super::notation::position_text(self)
     }
 
+    fn from_position_text(text: &str) -> Result<Hex, ParseError> {
+        super::notation::parse_position_text(text)
+    }
+
     /// Hex playouts always end (no draws), so this fills the board at once with
     /// [`Hex::fill_playout`]; `None` only when `max_plies` is 0 and the game is not over.
     fn random_playout(&self, rng: &mut Rng, max_plies: usize) -> Option<Outcome> {
