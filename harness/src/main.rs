@@ -6,8 +6,10 @@ mod explain;
 mod export;
 mod matches;
 mod perft;
+mod plot;
 mod replay;
 mod showcase;
+mod stats;
 mod train;
 
 use clap::{Parser, Subcommand};
