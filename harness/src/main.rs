@@ -10,6 +10,7 @@ mod plot;
 mod replay;
 mod showcase;
 mod stats;
+mod tournament;
 mod train;
 
 use clap::{Parser, Subcommand};
@@ -42,6 +43,10 @@ enum Command {
     Match(matches::Args),
     /// Benchmarks (perft, playouts, searches, engine, Tsetlin Machine).
     Bench(bench::Args),
+    /// Play a tournament file: round robins and gauntlets with a journal, records and ratings.
+    Tournament(tournament::Args),
+    /// Join the output folders of a tournament's shards.
+    Merge(tournament::MergeArgs),
 }
 
 fn main() {
@@ -56,6 +61,8 @@ fn main() {
         Command::Export(args) => export::run(args),
         Command::Match(args) => matches::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Tournament(args) => tournament::run(args),
+        Command::Merge(args) => tournament::merge(args),
     };
     if let Err(err) = result {
         eprintln!("arena: error: {err:#}");

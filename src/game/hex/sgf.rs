@@ -12,6 +12,10 @@ use crate::game::{Color, Game, ParseError};
 use std::io;
 use std::path::Path;
 
+/// The root game-info properties a record keeps (players, result, event, round, date, game
+/// name, comment, time, rules).
+const GAME_INFO: [&str; 10] = ["PB", "PW", "RE", "EV", "RO", "DT", "GN", "GC", "TM", "RU"];
+
 /// Deepest nesting of variations the reader accepts.
 const MAX_NESTING: usize = 256;
 
@@ -38,6 +42,9 @@ pub struct SgfRecord {
     pub height: usize,
     /// `AP`: the application that wrote the record, if given.
     pub application: Option<String>,
+    /// Game-info properties of the root in order (`PB`, `PW`, `RE`, `EV`, `RO`, `DT`, `GN`,
+    /// `GC`, `TM`, `RU`), unescaped.
+    pub info: Vec<(String, String)>,
     /// The nodes of the main line, root first.
     pub nodes: Vec<SgfNode>,
 }
@@ -201,6 +208,11 @@ impl SgfRecord {
                 })?,
         };
         let application = find("AP").map(|p| p.values[0].clone());
+        let info = root
+            .iter()
+            .filter(|p| GAME_INFO.contains(&p.name.as_str()))
+            .map(|p| (p.name.clone(), p.values[0].clone()))
+            .collect();
         let cell = |p: &Property, value: &str| {
             geometry::parse_cell(value, width, height)
                 .map(|(x, y)| y * width + x)
@@ -253,6 +265,7 @@ impl SgfRecord {
             width,
             height,
             application,
+            info,
             nodes,
         })
     }
@@ -269,6 +282,9 @@ impl SgfRecord {
             out += &format!("AP[{}]", escape(app, false));
         }
         out += &format!("GM[11]SZ[{size}]");
+        for (name, value) in &self.info {
+            out += &format!("{name}[{}]", escape(value, false));
+        }
         for (index, node) in self.nodes.iter().enumerate() {
             if index > 0 {
                 out.push(';');
@@ -388,6 +404,7 @@ impl SgfRecord {
             width: game.width(),
             height: game.height(),
             application: Some(format!("tmbot:{}", env!("CARGO_PKG_VERSION"))),
+            info: Vec::new(),
             nodes,
         }
     }
