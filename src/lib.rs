@@ -7,11 +7,13 @@
 //! - [`eval`]: position evaluators and their registry;
 //! - [`search`]: greedy, averaging tree, alpha-beta, UCT/MCTS and flat Monte Carlo;
 //! - [`player`]: a search + evaluator + limits built from a spec string;
+//! - [`play`]: opening books and their schedule over a series of games;
 //! - [`rng`]: the seeded random number generator every random choice comes from.
 
 pub mod eval;
 pub mod features;
 pub mod game;
+pub mod play;
 pub mod player;
 pub mod protocol;
 pub mod rng;

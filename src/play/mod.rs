@@ -1,0 +1,3 @@
+//! Playing series of games: opening books and how a tournament walks through them.
+
+pub mod openings;
