@@ -9,12 +9,14 @@
 //! - [`record`]: the [`GameRecord`] of a finished game and its [`Termination`] class;
 //! - [`referee`]: the one loop that plays a game from an opening under a clock;
 //! - [`external`]: external engines over HTP or the checkers protocol;
-//! - [`spec`]: agents built from spec strings.
+//! - [`spec`]: agents built from spec strings;
+//! - [`openings`]: opening books and their schedules.
 
 pub mod agent;
 pub mod choice;
 pub mod clock;
 pub mod external;
+pub mod openings;
 pub mod record;
 pub mod referee;
 pub mod spec;
