@@ -33,9 +33,7 @@ impl TimeControl {
     pub fn parse(text: &str) -> Result<TimeControl, String> {
         let text = text.trim();
         let bad = |why: &str| {
-            format!(
-                "time control '{text}': {why} (expected none, 0.5s/move, 40/60+0.6 or 10+0.1)"
-            )
+            format!("time control '{text}': {why} (expected none, 0.5s/move, 40/60+0.6 or 10+0.1)")
         };
         if matches!(text, "none" | "inf" | "unlimited") {
             return Ok(TimeControl::Unlimited);
@@ -318,6 +316,9 @@ mod tests {
     fn budgets_share_the_time_left() {
         let clock = GameClock::new(TimeControl::parse("60+1").unwrap(), secs(0.1), secs(9.0));
         let budget = clock.view(Color::Black).budget(30).unwrap();
-        assert!((budget.as_secs_f64() - (2.0 + 0.8)).abs() < 1e-9, "{budget:?}");
+        assert!(
+            (budget.as_secs_f64() - (2.0 + 0.8)).abs() < 1e-9,
+            "{budget:?}"
+        );
     }
 }

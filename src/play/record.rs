@@ -46,7 +46,10 @@ impl Termination {
     pub fn is_fault(self) -> bool {
         matches!(
             self,
-            Termination::Timeout | Termination::Stall | Termination::Disconnect | Termination::Illegal
+            Termination::Timeout
+                | Termination::Stall
+                | Termination::Disconnect
+                | Termination::Illegal
         )
     }
 }
@@ -242,10 +245,7 @@ impl TextRecord {
     /// for legality). Errors name the move number and text.
     pub fn replay<G: Game>(&self) -> Result<G, ParseError> {
         let mut game = G::from_position_text(&self.start)?;
-        let moves = self
-            .opening
-            .iter()
-            .chain(self.moves.iter().map(|m| &m.mv));
+        let moves = self.opening.iter().chain(self.moves.iter().map(|m| &m.mv));
         for (ply, text) in moves.enumerate() {
             game.try_play(text).map_err(|e| {
                 ParseError::new("game record", text, format!("ply {}: {e}", ply + 1))

@@ -149,11 +149,7 @@ fn referee<G: Game>(
             Err(error) => return fault(color, &error, timed),
         };
         if let Err(why) = clock.charge(color, used) {
-            return (
-                GameResult::win(color.opponent()),
-                Termination::Timeout,
-                why,
-            );
+            return (GameResult::win(color.opponent()), Termination::Timeout, why);
         }
         let Some(mv) = choice.mv else {
             return (

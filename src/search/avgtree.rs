@@ -170,7 +170,10 @@ mod tests {
         assert!(close(values[1].1, 0.3), "{values:?}");
         let mut rng = seeded(1);
         let config = AvgTreeConfig::default();
-        assert_eq!(choose(&hand_tree(), &TreeEval, &config, &mut rng).best, Some(2));
+        assert_eq!(
+            choose(&hand_tree(), &TreeEval, &config, &mut rng).best,
+            Some(2)
+        );
     }
 
     #[test]

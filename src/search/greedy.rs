@@ -7,11 +7,7 @@ use crate::game::Game;
 use crate::rng::Rng;
 
 /// The move whose resulting position is best for the mover.
-pub fn choose<G: Game>(
-    game: &G,
-    evaluator: &dyn Evaluator<G>,
-    rng: &mut Rng,
-) -> Decision<G::Move> {
+pub fn choose<G: Game>(game: &G, evaluator: &dyn Evaluator<G>, rng: &mut Rng) -> Decision<G::Move> {
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
     let positions = children(game, &moves);

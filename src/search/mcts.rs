@@ -425,13 +425,11 @@ impl<G: SearchGame> Mcts<G> {
         let value = chosen
             .filter(|&i| totals[i].1 > 0)
             .map(|i| wins[i] / f64::from(totals[i].1));
-        let best = chosen
-            .map(|i| totals[i].0)
-            .or_else(|| {
-                let mut moves = Vec::new();
-                game.legal_moves(&mut moves);
-                (!moves.is_empty()).then(|| moves[rng.random_range(0..moves.len())])
-            });
+        let best = chosen.map(|i| totals[i].0).or_else(|| {
+            let mut moves = Vec::new();
+            game.legal_moves(&mut moves);
+            (!moves.is_empty()).then(|| moves[rng.random_range(0..moves.len())])
+        });
         let tree_nodes = trees.iter().map(|t| t.nodes.len()).sum();
         if reuse {
             self.trees = trees.into_iter().map(Some).collect();

@@ -317,8 +317,12 @@ players = ["random", { name = "mc", spec = "mcts:playouts=50" }, "flatmc:playout
         };
         assert!(resolve(&FILE.replace("size = 5\n", "")).contains("needs a size"));
         assert!(resolve(&FILE.replace("games = 2", "games = 0")).contains("games"));
-        assert!(resolve(&FILE.replace("game = \"hex\"", "game = \"hex\"\ntime_control = \"x\""))
-            .contains("time control"));
-        assert!(resolve(&FILE.replace("\"flatmc:playouts=20\"", "\"random\"")).contains("two players"));
+        assert!(
+            resolve(&FILE.replace("game = \"hex\"", "game = \"hex\"\ntime_control = \"x\""))
+                .contains("time control")
+        );
+        assert!(
+            resolve(&FILE.replace("\"flatmc:playouts=20\"", "\"random\"")).contains("two players")
+        );
     }
 }

@@ -47,7 +47,11 @@ pub fn read(path: &Path) -> anyhow::Result<(Vec<Entry>, Option<usize>)> {
             continue;
         }
         let entry: Entry = serde_json::from_str(line).with_context(|| {
-            format!("{} line {}: not a journal entry", path.display(), number + 1)
+            format!(
+                "{} line {}: not a journal entry",
+                path.display(),
+                number + 1
+            )
         })?;
         entries.push(entry);
     }

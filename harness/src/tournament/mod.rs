@@ -116,11 +116,7 @@ fn check_players(event: &Event) -> anyhow::Result<()> {
             GameName::Checkers => tmbot::play::spec::check_spec::<Checkers>(player.spec()),
         };
         checked.with_context(|| {
-            format!(
-                "event '{}', player '{}'",
-                event.config.name,
-                player.name()
-            )
+            format!("event '{}', player '{}'", event.config.name, player.name())
         })?;
     }
     Ok(())
@@ -149,7 +145,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         check_players(event)?;
         let book = match &event.openings {
             Some(path) => Some(
-                Book::load(path).with_context(|| format!("event '{}'", event.config.name))?,
+                Book::load(path)
+                    .map_err(|e| anyhow::anyhow!("event '{}': {e}", event.config.name))?,
             ),
             None => None,
         };
@@ -185,7 +182,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let done_keys: std::collections::HashSet<(String, u64)> =
         done.iter().map(|e| (e.event.clone(), e.index)).collect();
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    let concurrency = args.concurrency.or(file.concurrency).unwrap_or(cores).max(1);
+    let concurrency = args
+        .concurrency
+        .or(file.concurrency)
+        .unwrap_or(cores)
+        .max(1);
     let stop = StopFlag::default();
     tmbot::play::external::install_interrupt_handler(stop.clone());
 
@@ -237,7 +238,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             GameName::Hex => {
                 let size = event.config.size.unwrap_or(11);
                 let start = Hex::new(size, size).map_err(|e| anyhow::anyhow!("size: {e}"))?;
-                play_event(&start, event, book.as_ref(), jobs, &context, &mut journal, &mut voids)
+                play_event(
+                    &start,
+                    event,
+                    book.as_ref(),
+                    jobs,
+                    &context,
+                    &mut journal,
+                    &mut voids,
+                )
             }
             GameName::Checkers => play_event(
                 &Checkers::new(),
@@ -333,7 +342,10 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<()> {
     };
     entries.sort_by_key(order);
     std::fs::create_dir_all(&args.out)?;
-    journal::write_atomically(&args.out.join(CONFIG_COPY), &format!("# shard 1/1\n{config}"))?;
+    journal::write_atomically(
+        &args.out.join(CONFIG_COPY),
+        &format!("# shard 1/1\n{config}"),
+    )?;
     journal::write_all(&args.out.join(JOURNAL), &entries)?;
     let summaries = report::write_outputs(&args.out, &events, &entries)?;
     print_summaries(&summaries, &args.out, args.json)

@@ -148,11 +148,7 @@ pub fn summarize(event: &Event, entries: &[&Entry]) -> EventSummary {
             error95: error95[i],
         })
         .collect();
-    standings.sort_by(|x, y| {
-        y.points
-            .total_cmp(&x.points)
-            .then(y.elo.total_cmp(&x.elo))
-    });
+    standings.sort_by(|x, y| y.points.total_cmp(&x.points).then(y.elo.total_cmp(&x.elo)));
     EventSummary {
         name: event.config.name.clone(),
         games: sorted.len(),
@@ -169,7 +165,13 @@ pub fn summarize(event: &Event, entries: &[&Entry]) -> EventSummary {
 pub fn table_text(summary: &EventSummary) -> String {
     let mut out = String::new();
     let n = summary.players.len();
-    let width = summary.players.iter().map(String::len).max().unwrap_or(6).max(6);
+    let width = summary
+        .players
+        .iter()
+        .map(String::len)
+        .max()
+        .unwrap_or(6)
+        .max(6);
     let _ = writeln!(
         out,
         "\n{}: {} of {} games",
@@ -182,7 +184,11 @@ pub fn table_text(summary: &EventSummary) -> String {
         "player"
     );
     for (rank, s) in summary.standings.iter().enumerate() {
-        let i = summary.players.iter().position(|p| *p == s.name).unwrap_or(0);
+        let i = summary
+            .players
+            .iter()
+            .position(|p| *p == s.name)
+            .unwrap_or(0);
         let row: String = (0..n)
             .map(|j| {
                 if i == j {
@@ -284,9 +290,8 @@ pub fn write_outputs(
     events: &[Event],
     entries: &[Entry],
 ) -> anyhow::Result<Vec<EventSummary>> {
-    let mut csv = String::from(
-        "event,index,black,white,result,termination,plies,opening,seed,detail\n",
-    );
+    let mut csv =
+        String::from("event,index,black,white,result,termination,plies,opening,seed,detail\n");
     let mut summaries = Vec::new();
     for event in events {
         let mine: Vec<&Entry> = entries
@@ -404,10 +409,7 @@ fn write_records(dir: &Path, event: &Event, sorted: &[&Entry]) -> anyhow::Result
                         ),
                     ),
                 ];
-                write_atomically(
-                    &folder.join(format!("{:05}.sgf", e.index)),
-                    &sgf.to_sgf(),
-                )?;
+                write_atomically(&folder.join(format!("{:05}.sgf", e.index)), &sgf.to_sgf())?;
             }
         }
         GameName::Checkers => {

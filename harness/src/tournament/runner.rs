@@ -4,7 +4,7 @@
 
 use super::config::{Event, OnFault, OpeningOrder};
 use super::journal::{Entry, Journal};
-use anyhow::{anyhow, bail, Context};
+use anyhow::{anyhow, bail};
 use indicatif::ProgressBar;
 use rand::Rng as _;
 use std::collections::HashMap;
@@ -105,7 +105,7 @@ pub fn run_event<G: AgentGame>(
         Some(book) => (0..book.len())
             .map(|i| book.apply(i, start).map(|(_, moves)| moves))
             .collect::<Result<_, _>>()
-            .with_context(|| format!("event '{}'", event.config.name))?,
+            .map_err(|e| anyhow!("{e}"))?,
         None => Vec::new(),
     };
     let settings = GameSettings {

@@ -61,3 +61,8 @@ impl<G: ExternalGame> Agent<G> for ExternalEngine<G> {
         Err(AgentError::Setup("not yet available".into()))
     }
 }
+
+/// Raises `stop` on Ctrl-C (placeholder).
+pub fn install_interrupt_handler(stop: crate::stop::StopFlag) {
+    let _ = stop;
+}
