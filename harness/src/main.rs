@@ -1,5 +1,6 @@
 //! `arena`: tmbot's harness (showcase, perft, game replay, matches, Tsetlin Machine training, benchmarks).
 
+mod baseline;
 mod bench;
 mod cv;
 mod explain;
@@ -9,6 +10,7 @@ mod perft;
 mod plot;
 mod replay;
 mod showcase;
+mod sprt;
 mod stats;
 mod tournament;
 mod train;
@@ -47,6 +49,10 @@ enum Command {
     Tournament(tournament::Args),
     /// Join the output folders of a tournament's shards.
     Merge(tournament::MergeArgs),
+    /// A player against random (seed 003's protocol) or placed on a ladder of built-in players.
+    Baseline(baseline::Args),
+    /// Sequential probability ratio test of a result (fastchess/fishtest GSPRT).
+    Sprt(sprt::Args),
 }
 
 fn main() {
@@ -63,6 +69,8 @@ fn main() {
         Command::Bench(args) => bench::run(args),
         Command::Tournament(args) => tournament::run(args),
         Command::Merge(args) => tournament::merge(args),
+        Command::Baseline(args) => baseline::run(args),
+        Command::Sprt(args) => sprt::run(args),
     };
     if let Err(err) = result {
         eprintln!("arena: error: {err:#}");

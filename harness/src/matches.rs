@@ -1,20 +1,22 @@
-//! `arena match`: two in-process players (spec strings) play a series with colours
-//! alternating (A is Black in even games), each game from its own seed sub-stream, and the
-//! result is printed per colour with the score, its 95% interval and the Elo difference.
+//! `arena match`: two players (in-process specs or external engines) play a series through
+//! the referee with colours alternating (A is Black in even games; games 2k and 2k+1 form a
+//! colour-swapped pair), each game from its own seed sub-stream. The result is printed per
+//! colour with the score, its 95% interval (Wilson where the normal one degenerates), the Elo
+//! of the score with its interval, and the pentanomial counts of the pairs.
 
+use crate::stats::{self, Estimate, Penta, Wdl};
 use anyhow::{bail, Context};
+use rand::Rng as _;
 use rayon::prelude::*;
 use serde::Serialize;
+use std::time::Duration;
 use tmbot::game::checkers::Checkers;
 use tmbot::game::hex::Hex;
 use tmbot::game::Color;
-use tmbot::player::Player;
+use tmbot::play::record::Termination;
+use tmbot::play::spec::check_spec;
+use tmbot::play::{agent_from_spec, play_game, AgentGame, AgentOptions, GameSettings, TimeControl};
 use tmbot::rng;
-use tmbot::search::{Limits, SearchGame};
-
-/// Games longer than this many plies are scored as draws (checkers draw rules end games far
-/// sooner; Hex games cannot be longer than the board).
-const MAX_PLIES: usize = 2_000;
 
 /// Which game is played.
 #[derive(Clone, Copy, Debug, clap::ValueEnum, Serialize)]
@@ -35,7 +37,7 @@ pub struct Args {
     /// Hex board size.
     #[arg(long, default_value_t = 11)]
     size: usize,
-    /// Player A's spec, e.g. `mcts:playouts=2000`.
+    /// Player A's spec, e.g. `mcts:playouts=2000` or `external:cmd="tmbot hex"`.
     #[arg(long)]
     a: String,
     /// Player B's spec.
@@ -50,82 +52,15 @@ pub struct Args {
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
+    /// Time control: none, 0.5s/move, 40/60+0.6, 10+0.1.
+    #[arg(long, default_value = "none")]
+    time_control: String,
+    /// Plies after which a game is adjudicated a draw.
+    #[arg(long, default_value_t = 2_000)]
+    max_plies: usize,
     /// Print the result as JSON.
     #[arg(long)]
     json: bool,
-}
-
-/// Wins, losses and draws of player A.
-#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, Eq)]
-pub struct Tally {
-    /// Games A won.
-    pub wins: u64,
-    /// Games A lost.
-    pub losses: u64,
-    /// Drawn games.
-    pub draws: u64,
-}
-
-impl Tally {
-    fn add(&mut self, score: f64) {
-        match score {
-            s if s > 0.75 => self.wins += 1,
-            s if s < 0.25 => self.losses += 1,
-            _ => self.draws += 1,
-        }
-    }
-
-    fn games(&self) -> u64 {
-        self.wins + self.losses + self.draws
-    }
-
-    fn merged(&self, other: &Tally) -> Tally {
-        Tally {
-            wins: self.wins + other.wins,
-            losses: self.losses + other.losses,
-            draws: self.draws + other.draws,
-        }
-    }
-}
-
-/// Score statistics of a series (trinomial model, as cutechess and fastchess compute it).
-#[derive(Clone, Copy, Debug, Serialize, PartialEq)]
-pub struct ScoreStats {
-    /// Mean score of A, (W + D/2) / N.
-    pub score: f64,
-    /// Lower end of the 95% interval of the score.
-    pub low: f64,
-    /// Upper end of the 95% interval of the score.
-    pub high: f64,
-    /// Elo difference of the score (infinite at 0 or 1).
-    pub elo: f64,
-    /// Half-width of the Elo 95% interval (NaN when the score is 0 or 1).
-    pub elo_error: f64,
-}
-
-fn elo(score: f64) -> f64 {
-    -400.0 * (1.0 / score - 1.0).log10()
-}
-
-/// The score of `tally` with its 95% interval and Elo.
-pub fn score_stats(tally: &Tally) -> ScoreStats {
-    let n = tally.games().max(1) as f64;
-    let (w, d, l) = (
-        tally.wins as f64 / n,
-        tally.draws as f64 / n,
-        tally.losses as f64 / n,
-    );
-    let s = w + d / 2.0;
-    let variance = w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * s.powi(2);
-    let sigma = (variance / n).sqrt();
-    let (low, high) = ((s - 1.96 * sigma).max(0.0), (s + 1.96 * sigma).min(1.0));
-    ScoreStats {
-        score: s,
-        low,
-        high,
-        elo: elo(s),
-        elo_error: (elo(high) - elo(low)) / 2.0,
-    }
 }
 
 /// The whole result, with the configuration that reproduces it.
@@ -137,72 +72,80 @@ struct Report {
     b: String,
     games: u64,
     seed: u64,
-    a_as_black: Tally,
-    a_as_white: Tally,
-    total: Tally,
-    stats: ScoreStats,
+    time_control: String,
+    a_as_black: Wdl,
+    a_as_white: Wdl,
+    total: Wdl,
+    pairs: Penta,
+    trinomial: Estimate,
+    pentanomial: Option<Estimate>,
+    faults: u64,
     average_plies: f64,
 }
 
-/// Plays game `index` of the series from `start`: A is Black when `index` is even. Returns
-/// A's score and the number of plies.
-pub(crate) fn play_one<G: SearchGame>(
+/// A's score and the plies of game `index` of a series (A is Black in even games), and
+/// whether an agent faulted.
+fn play_series_game<G: AgentGame>(
     start: &G,
-    a: &str,
-    b: &str,
-    seed: u64,
+    args: &Args,
+    settings: &GameSettings,
     index: u64,
-) -> anyhow::Result<(f64, usize)> {
-    let mut players = [Player::<G>::from_spec(a)?, Player::<G>::from_spec(b)?];
+) -> anyhow::Result<(f64, usize, bool)> {
+    let options = AgentOptions::default();
+    let mut a = agent_from_spec::<G>(&args.a, &options).context("player A")?;
+    let mut b = agent_from_spec::<G>(&args.b, &options).context("player B")?;
     let a_color = if index % 2 == 0 {
         Color::Black
     } else {
         Color::White
     };
-    let mut rng = rng::substream(seed, index);
-    let mut game = start.clone();
-    let mut plies = 0;
-    while game.outcome().is_none() && plies < MAX_PLIES {
-        let seat = usize::from(game.side_to_move() != a_color);
-        let Some(mv) = players[seat].choose(&game, &Limits::default(), &mut rng) else {
-            bail!(
-                "{} found no move in {}",
-                players[seat].spec(),
-                game.position_text()
-            );
-        };
-        game.play(mv);
-        plies += 1;
+    let seed = rng::substream(args.seed, index).random();
+    let record = if a_color == Color::Black {
+        play_game(start, &[], [a.as_mut(), b.as_mut()], settings, seed)
+    } else {
+        play_game(start, &[], [b.as_mut(), a.as_mut()], settings, seed)
+    };
+    if record.termination == Termination::Interrupt {
+        bail!("game {index} was interrupted");
     }
-    let score = game.outcome().map_or(0.5, |o| o.score_for(a_color));
-    Ok((score, plies))
+    let score = record.result.score_for(a_color).unwrap_or(0.5);
+    Ok((score, record.plies(), record.termination.is_fault()))
 }
 
-fn run_series<G: SearchGame>(start: G, args: &Args) -> anyhow::Result<Report> {
+fn run_series<G: AgentGame>(start: G, args: &Args) -> anyhow::Result<Report> {
     // Reject bad specs before any game starts.
-    Player::<G>::from_spec(&args.a).context("player A")?;
-    Player::<G>::from_spec(&args.b).context("player B")?;
+    check_spec::<G>(&args.a).context("player A")?;
+    check_spec::<G>(&args.b).context("player B")?;
+    let settings = GameSettings {
+        time_control: TimeControl::parse(&args.time_control).map_err(anyhow::Error::msg)?,
+        max_plies: Some(args.max_plies),
+        stall: Duration::from_secs(60),
+        ..GameSettings::default()
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.max(1))
         .build()?;
-    let results: Vec<(u64, f64, usize)> = pool.install(|| {
+    let results: Vec<(f64, usize, bool)> = pool.install(|| {
         (0..args.games)
             .into_par_iter()
-            .map(|i| play_one(&start, &args.a, &args.b, args.seed, i).map(|(s, p)| (i, s, p)))
+            .map(|i| play_series_game(&start, args, &settings, i))
             .collect::<anyhow::Result<Vec<_>>>()
     })?;
-    let mut as_black = Tally::default();
-    let mut as_white = Tally::default();
-    let mut plies = 0;
-    for &(index, score, length) in &results {
+    let mut as_black = Wdl::default();
+    let mut as_white = Wdl::default();
+    let mut pairs = Penta::default();
+    for (index, &(score, _, _)) in results.iter().enumerate() {
         if index % 2 == 0 {
             as_black.add(score);
+            if let Some(&(second, _, _)) = results.get(index + 1) {
+                pairs.add_pair(score, second);
+            }
         } else {
             as_white.add(score);
         }
-        plies += length;
     }
     let total = as_black.merged(&as_white);
+    let plies: usize = results.iter().map(|r| r.1).sum();
     Ok(Report {
         game: args.game,
         size: matches!(args.game, GameKind::Hex).then_some(args.size),
@@ -210,12 +153,31 @@ fn run_series<G: SearchGame>(start: G, args: &Args) -> anyhow::Result<Report> {
         b: args.b.clone(),
         games: args.games,
         seed: args.seed,
+        time_control: settings.time_control.to_string(),
         a_as_black: as_black,
         a_as_white: as_white,
         total,
-        stats: score_stats(&total),
+        pairs,
+        trinomial: stats::trinomial(&total),
+        pentanomial: (pairs.pairs() > 0).then(|| stats::pentanomial(&pairs)),
+        faults: results.iter().filter(|r| r.2).count() as u64,
         average_plies: plies as f64 / results.len().max(1) as f64,
     })
+}
+
+/// An Elo estimate as text: the Elo of the score with its 95% interval; open ends where the
+/// interval reaches a score of 0 or 1.
+pub fn elo_text(e: &Estimate) -> String {
+    let bound = |v: Option<f64>, edge: &str| v.map_or(edge.to_string(), |v| format!("{v:+.1}"));
+    let interval = format!(
+        "[{}, {}]",
+        bound(e.elo_low, "-inf"),
+        bound(e.elo_high, "+inf")
+    );
+    match e.elo {
+        Some(elo) => format!("Elo {elo:+.1} {interval}"),
+        None => format!("Elo {interval}"),
+    }
 }
 
 /// Runs `arena match`.
@@ -232,30 +194,46 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        let line = |name: &str, t: &Tally| {
-            println!(
-                "  {name:<12} {:>5} wins {:>5} losses {:>5} draws",
-                t.wins, t.losses, t.draws
-            );
-        };
-        println!("A = {}\nB = {}", report.a, report.b);
+        return Ok(());
+    }
+    let line = |name: &str, t: &Wdl| {
         println!(
-            "{} games, seed {}, average {:.1} plies",
-            report.games, report.seed, report.average_plies
+            "  {name:<12} {:>5} wins {:>5} losses {:>5} draws",
+            t.wins, t.losses, t.draws
         );
-        line("A as Black", &report.a_as_black);
-        line("A as White", &report.a_as_white);
-        line("total", &report.total);
-        let s = report.stats;
-        let elo = if s.elo.is_finite() && s.elo_error.is_finite() {
-            format!("Elo {:+.1} +- {:.1}", s.elo, s.elo_error)
+    };
+    println!("A = {}\nB = {}", report.a, report.b);
+    println!(
+        "{} {}, seed {}, time control {}, average {:.1} plies{}",
+        report.games,
+        if report.games == 1 { "game" } else { "games" },
+        report.seed,
+        report.time_control,
+        report.average_plies,
+        if report.faults > 0 {
+            format!(", {} ended by a fault", report.faults)
         } else {
-            "Elo unbounded (a perfect or zero score has no finite estimate)".to_string()
-        };
+            String::new()
+        }
+    );
+    line("A as Black", &report.a_as_black);
+    line("A as White", &report.a_as_white);
+    line("total", &report.total);
+    let e = report.pentanomial.unwrap_or(report.trinomial);
+    println!(
+        "score of A: {:.4} (95% interval {:.4} .. {:.4}), {}{}",
+        e.score,
+        e.score_low,
+        e.score_high,
+        elo_text(&e),
+        e.los
+            .map_or(String::new(), |l| format!(", LOS {:.1}%", 100.0 * l))
+    );
+    let p = &report.pairs;
+    if p.pairs() > 0 {
         println!(
-            "score of A: {:.4} (95% interval {:.4} .. {:.4}), {elo}",
-            s.score, s.low, s.high
+            "pairs (LL LD WL+DD WD WW): {} {} {} {} {}",
+            p.ll, p.ld, p.wl_dd, p.wd, p.ww
         );
     }
     Ok(())
@@ -264,20 +242,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn score_interval_matches_the_trinomial_formula() {
-        // 60 wins, 20 draws, 20 losses: s = 0.7, var = 0.6*0.09 + 0.2*0.04 + 0.2*0.49 = 0.16.
-        let stats = score_stats(&Tally {
-            wins: 60,
-            losses: 20,
-            draws: 20,
-        });
-        assert!((stats.score - 0.7).abs() < 1e-12);
-        let half = 1.96 * (0.16f64 / 100.0).sqrt();
-        assert!((stats.high - stats.score - half).abs() < 1e-12);
-        assert!((stats.elo - 147.19).abs() < 0.01, "{}", stats.elo);
-    }
 
     fn args(a: &str, b: &str) -> Args {
         Args {
@@ -288,6 +252,8 @@ mod tests {
             games: 4,
             seed: 3,
             jobs: 1,
+            time_control: "none".into(),
+            max_plies: 2_000,
             json: false,
         }
     }
@@ -299,6 +265,7 @@ mod tests {
         let report = run_series(start.clone(), &args).unwrap();
         assert_eq!(report.a_as_black.games() + report.a_as_white.games(), 4);
         assert_eq!(report.a_as_black.games(), 2);
+        assert_eq!(report.pairs.pairs(), 2);
         // Same seed, same series.
         let again = run_series(start, &args).unwrap();
         assert_eq!(again.total, report.total);
@@ -312,5 +279,17 @@ mod tests {
             text.contains("player A") && text.contains("c=fast"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn perfect_scores_have_an_honest_interval() {
+        let e = stats::trinomial(&Wdl {
+            wins: 4,
+            draws: 0,
+            losses: 0,
+        });
+        assert!(e.score_low < 0.6 && e.score_high == 1.0, "{e:?}");
+        let text = elo_text(&e);
+        assert!(text.contains("+inf") && !text.contains("NaN"), "{text}");
     }
 }

@@ -1,6 +1,5 @@
 //! Small hand-written SVG charts: a rating list with error bars, and scores (or ratings) over
 //! games. Non-finite numbers are left out (or read as 0), so the output never holds NaN.
-#![cfg_attr(not(test), allow(dead_code))]
 
 use std::fmt::Write;
 

@@ -103,6 +103,9 @@ fn referee<G: Game>(
         moves.push(mv);
     }
     let mut clock = GameClock::new(settings.time_control, settings.margin, settings.stall);
+    // One clock reading per move: a move's time runs from the end of the previous one, so
+    // the referee's own bookkeeping (microseconds) is charged to the next mover.
+    let mut mark = Instant::now();
     loop {
         if let Some(outcome) = game.outcome() {
             let termination = match outcome.reason {
@@ -134,9 +137,10 @@ fn referee<G: Game>(
             game: &game,
             clock: clock.view(color),
         };
-        let started = Instant::now();
         let answer = seats[seat].genmove(&turn);
-        let used = started.elapsed();
+        let now = Instant::now();
+        let used = now - mark;
+        mark = now;
         let choice = match answer {
             Ok(choice) => choice,
             Err(AgentError::Interrupted) => {

@@ -4,9 +4,10 @@
 
 use super::SearchGame;
 use crate::game::hex::geometry::NEIGHBOUR_OFFSETS;
-use crate::game::hex::{Hex, HexMove};
+use crate::game::hex::{Hex, HexMove, SwapRule};
 use crate::game::{Color, Game, Outcome, Reason};
 use crate::rng::Rng;
+use rand::Rng as _;
 
 /// The colour on the six sides of (x, y) in the cyclic order of [`CYCLE`]: a stone, an edge
 /// (Black above and below, White left and right) or nothing; `None` at an obtuse corner.
@@ -95,6 +96,24 @@ fn bridge_replies(game: &Hex, color: Color, intruded: usize) -> Vec<HexMove> {
 }
 
 impl SearchGame for Hex {
+    /// A random empty cell picked from the bitset without listing the moves; the same draw
+    /// and the same move as the listed default. With swap moves open, the default.
+    fn random_move(&self, rng: &mut Rng, scratch: &mut Vec<HexMove>) -> Option<HexMove> {
+        if self.swap_rule() != SwapRule::Off {
+            self.legal_moves(scratch);
+            return (!scratch.is_empty()).then(|| scratch[rng.random_range(0..scratch.len())]);
+        }
+        if self.outcome().is_some() {
+            return None;
+        }
+        let empty = self.board().empty_cells();
+        let count = empty.len();
+        (count > 0).then(|| {
+            let k = rng.random_range(0..count);
+            HexMove::Cell(empty.nth(k).expect("k is below the count") as u16)
+        })
+    }
+
     /// The filled board gives the trace: every cell empty before the playout, with the
     /// colour that filled it.
     fn traced_playout(
@@ -197,5 +216,24 @@ mod tests {
         let blacks = trace.iter().filter(|(c, _)| *c == Color::Black).count();
         // Black, to move, gets ceil(23 / 2) of the empty cells.
         assert_eq!(blacks, 12);
+    }
+
+    #[test]
+    fn the_fast_random_move_draws_as_the_listed_default() {
+        let mut rng = crate::rng::seeded(4);
+        for size in [1, 5, 11, 13] {
+            let mut game = Hex::new(size, size).unwrap();
+            let mut scratch = Vec::new();
+            while game.outcome().is_none() {
+                let (mut a, mut b) = (rng.clone(), rng.clone());
+                let fast = game.random_move(&mut a, &mut scratch);
+                game.legal_moves(&mut scratch);
+                let listed = scratch[b.random_range(0..scratch.len())];
+                assert_eq!(fast, Some(listed));
+                game.play(listed);
+                rng = a;
+            }
+            assert_eq!(game.random_move(&mut rng, &mut scratch), None);
+        }
     }
 }

@@ -3,6 +3,7 @@
 mod engine;
 mod perft;
 mod playouts;
+mod referee;
 mod search;
 mod tm;
 
@@ -27,6 +28,9 @@ enum Target {
     Tm(tm::Args),
     /// The tmbot binary: start-up to first answer, genmove wall time under max_time.
     Engine(engine::Args),
+    /// Games/s through the referee (in-process and external random players) and the
+    /// referee's own cost per move.
+    Referee(referee::Args),
 }
 
 /// Runs one benchmark.
@@ -37,5 +41,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Target::Search(args) => search::run(args),
         Target::Tm(args) => tm::run(args),
         Target::Engine(args) => engine::run(args),
+        Target::Referee(args) => referee::run(args),
     }
+}
+
+/// User plus system CPU seconds of this process so far (Linux), a steadier measure than wall
+/// time when other programs share the cores.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    let rest = stat.rsplit_once(')')?.1;
+    let mut fields = rest.split_whitespace().skip(11);
+    let user: f64 = fields.next()?.parse().ok()?;
+    let system: f64 = fields.next()?.parse().ok()?;
+    // Clock ticks are 1/100 s on Linux.
+    Some((user + system) / 100.0)
 }

@@ -2,6 +2,7 @@
 //! with seed 000's connection features, optionally side by side with the Python peers
 //! (shared/bench/tm_peers.py run on the very same CSV files).
 
+use super::cpu_seconds;
 use anyhow::Context;
 use rand::Rng as _;
 use std::path::{Path, PathBuf};
@@ -130,19 +131,6 @@ fn peak_rss_mb() -> Option<f64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024.0)
-}
-
-/// User plus system CPU seconds of this process so far (Linux), a steadier measure than wall
-/// time when other programs share the cores.
-fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
-    let rest = stat.rsplit_once(')')?.1;
-    let mut fields = rest.split_whitespace().skip(11);
-    let user: f64 = fields.next()?.parse().ok()?;
-    let system: f64 = fields.next()?.parse().ok()?;
-    // Clock ticks are 1/100 s on Linux.
-    Some((user + system) / 100.0)
 }
 
 /// One peer library's figures from tm_peers.py.

@@ -7,7 +7,8 @@
 //! name = "hex7"
 //! game = "hex"               # hex | checkers
 //! size = 7                   # Hex board size
-//! format = "round-robin"     # or "gauntlet": the first player meets every other one
+//! format = "round-robin"     # "gauntlet": the first player meets every other one;
+//!                            # "ladder": a gauntlet plus each other player against the next
 //! games = 4                  # games per pairing; pairs share an opening, colours swapped
 //! openings = "../openings/hex-7.txt"   # relative to this file; none: the empty board
 //! opening_order = "shuffled" # or "sequential"
@@ -63,6 +64,9 @@ pub enum Format {
     RoundRobin,
     /// The first player meets every other one.
     Gauntlet,
+    /// The first player meets every other one, and each other player meets the next one in
+    /// the list (a graded scale: neighbours' games tie the rungs together).
+    Ladder,
 }
 
 /// How openings are taken from the book.
@@ -92,7 +96,8 @@ pub enum OnFault {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(untagged)]
 pub enum PlayerEntry {
-    /// Just the spec (its name is the spec).
+    /// Just the spec (its name is the spec). `{here}` in a spec stands for the tournament
+    /// file's folder.
     Spec(String),
     /// A named spec.
     Named {
@@ -257,8 +262,16 @@ impl EventConfig {
                     parse_duration(t).map_err(|e| anyhow::anyhow!("{field}: {e}"))
                 })
             };
+            let here = base.to_string_lossy();
+            let mut config = self.clone();
+            for player in &mut config.players {
+                let (PlayerEntry::Named { spec, .. } | PlayerEntry::Spec(spec)) = player;
+                {
+                    *spec = spec.replace("{here}", &here);
+                }
+            }
             Ok(Event {
-                config: self.clone(),
+                config,
                 time_control,
                 margin: duration("margin", &self.margin, Duration::from_millis(100))?,
                 stall: duration("stall", &self.stall, Duration::from_secs(60))?,
@@ -278,6 +291,10 @@ impl Event {
                 .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
                 .collect(),
             Format::Gauntlet => (1..n).map(|b| (0, b)).collect(),
+            Format::Ladder => (1..n)
+                .map(|b| (0, b))
+                .chain((1..n.saturating_sub(1)).map(|r| (r, r + 1)))
+                .collect(),
         }
     }
 }

@@ -59,22 +59,22 @@ impl std::str::FromStr for Shard {
 #[derive(clap::Args)]
 pub struct Args {
     /// The tournament file (TOML).
-    file: PathBuf,
+    pub file: PathBuf,
     /// Output folder: journal, records, results, charts.
     #[arg(long, default_value = "tournament-out")]
-    out: PathBuf,
+    pub out: PathBuf,
     /// Continue the interrupted tournament in --out.
     #[arg(long)]
-    resume: bool,
+    pub resume: bool,
     /// Games played at once (default: the file's, else the number of cores).
     #[arg(long)]
-    concurrency: Option<usize>,
+    pub concurrency: Option<usize>,
     /// Play only shard K of N (1-based) of the schedule; join the shards with `arena merge`.
     #[arg(long)]
-    shard: Option<Shard>,
+    pub shard: Option<Shard>,
     /// Print the summary as JSON instead of tables (no progress bar).
     #[arg(long)]
-    json: bool,
+    pub json: bool,
 }
 
 /// Arguments of `arena merge`.
@@ -85,10 +85,10 @@ pub struct MergeArgs {
     shards: Vec<PathBuf>,
     /// Folder for the merged results.
     #[arg(long)]
-    out: PathBuf,
+    pub out: PathBuf,
     /// Print the summary as JSON.
     #[arg(long)]
-    json: bool,
+    pub json: bool,
 }
 
 /// The most threads any in-process player of `event` runs (`mcts:threads=N`).
@@ -139,6 +139,23 @@ fn progress_bar(total: u64, json: bool) -> ProgressBar {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let (file, text) = TournamentFile::load(&args.file)?;
     let base = args.file.parent().unwrap_or(Path::new("."));
+    let (summaries, interrupted) = run_file(&file, &text, base, &args)?;
+    print_summaries(&summaries, &args.out, args.json)?;
+    if interrupted {
+        bail!("interrupted: the games played are in the journal; continue with --resume");
+    }
+    Ok(())
+}
+
+/// Plays the tournament `file` (whose text is `text`, paths relative to `base`) with the
+/// command line's `args` (its `file` is not read); returns the summaries and whether Ctrl-C
+/// interrupted the run.
+pub fn run_file(
+    file: &TournamentFile,
+    text: &str,
+    base: &Path,
+    args: &Args,
+) -> anyhow::Result<(Vec<EventSummary>, bool)> {
     let events = file.resolve(base)?;
     let mut books = Vec::new();
     for event in &events {
@@ -163,7 +180,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let saved = std::fs::read_to_string(&copy).ok();
     match (saved, args.resume) {
         (Some(saved), true) => {
-            if saved != run_header.clone() + &text {
+            if saved != run_header.clone() + text {
                 bail!(
                     "{} holds another tournament (or another shard); resume needs the same \
                      file and --shard",
@@ -175,7 +192,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "{} already holds a tournament: add --resume to continue it, or choose another --out",
             args.out.display()
         ),
-        (None, _) => journal::write_atomically(&copy, &(run_header + &text))?,
+        (None, _) => journal::write_atomically(&copy, &(run_header + text))?,
     }
     let (mut journal, done) = Journal::open(&args.out.join(JOURNAL))?;
     let (mut voids, _) = Journal::open(&args.out.join(VOID_JOURNAL))?;
@@ -263,14 +280,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     progress.finish_and_clear();
     let (entries, _) = journal::read(&args.out.join(JOURNAL))?;
     let summaries = report::write_outputs(&args.out, &events, &entries)?;
-    print_summaries(&summaries, &args.out, args.json)?;
-    if interrupted {
-        bail!(
-            "interrupted: {} games are in the journal; continue with --resume",
-            entries.len()
-        );
-    }
-    Ok(())
+    Ok((summaries, interrupted))
 }
 
 fn play_event<G: AgentGame>(

@@ -5,6 +5,7 @@
 
 use super::config::{Event, GameName};
 use super::journal::{write_atomically, Entry};
+use crate::matches::elo_text;
 use crate::plot;
 use crate::stats::{self, Estimate, Penta, Ratings, Wdl};
 use anyhow::Context;
@@ -43,6 +44,10 @@ pub struct PairingStats {
     pub b: String,
     /// A's wins, draws and losses.
     pub wdl: Wdl,
+    /// A's results as Black (the first player).
+    pub first_as_black: Wdl,
+    /// A's results as White.
+    pub first_as_white: Wdl,
     /// Colour-swapped pairs of games (both played).
     pub penta: Penta,
     /// Per-game estimate of A's score and Elo.
@@ -107,6 +112,7 @@ pub fn summarize(event: &Event, entries: &[&Entry]) -> EventSummary {
         .map(|(p, (a, b))| {
             let first = p as u64 * games_per_pairing;
             let mut wdl = Wdl::default();
+            let mut by_colour = [Wdl::default(); 2];
             let mut penta = Penta::default();
             let mut pending: Option<(u64, f64)> = None;
             for entry in sorted
@@ -120,6 +126,7 @@ pub fn summarize(event: &Event, entries: &[&Entry]) -> EventSummary {
                 };
                 let score = entry.record.result.score_for(a_color).unwrap_or(0.5);
                 wdl.add(score);
+                by_colour[a_color.index()].add(score);
                 let pair = (entry.index - first) / 2;
                 match pending {
                     Some((q, s)) if q == pair => {
@@ -133,6 +140,8 @@ pub fn summarize(event: &Event, entries: &[&Entry]) -> EventSummary {
                 a: players[a].clone(),
                 b: players[b].clone(),
                 wdl,
+                first_as_black: by_colour[0],
+                first_as_white: by_colour[1],
                 penta,
                 trinomial: stats::trinomial(&wdl),
                 pentanomial: (penta.pairs() > 0).then(|| stats::pentanomial(&penta)),
@@ -248,23 +257,6 @@ pub fn table_text(summary: &EventSummary) -> String {
         .collect();
     let _ = writeln!(out, "  terminations: {}", classes.join(", "));
     out
-}
-
-/// An estimate's Elo with its interval, honest at the edges.
-fn elo_text(e: &Estimate) -> String {
-    let bound = |v: Option<f64>, edge: &str| v.map_or(edge.to_string(), |v| format!("{v:+.0}"));
-    match e.elo {
-        Some(elo) => format!(
-            "Elo {elo:+.0} [{}, {}]",
-            bound(e.elo_low, "-inf"),
-            bound(e.elo_high, "+inf")
-        ),
-        None => format!(
-            "Elo [{}, {}]",
-            bound(e.elo_low, "-inf"),
-            bound(e.elo_high, "+inf")
-        ),
-    }
 }
 
 /// SGF `RE` of a Hex game: `B+`, `W+`, with `R` for a resignation, `T` for time and `F` for

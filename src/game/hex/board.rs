@@ -50,6 +50,22 @@ impl CellSet {
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         ones(self.words())
     }
+
+    /// The `k`-th cell in increasing order (from 0), `None` when the set has at most `k`.
+    pub fn nth(&self, mut k: usize) -> Option<usize> {
+        for (index, &word) in self.words().iter().enumerate() {
+            let count = word.count_ones() as usize;
+            if k < count {
+                let mut w = word;
+                for _ in 0..k {
+                    w &= w - 1;
+                }
+                return Some(64 * index + w.trailing_zeros() as usize);
+            }
+            k -= count;
+        }
+        None
+    }
 }
 
 /// Stones of both colours on one board shape (`stones[color.index()]`).
