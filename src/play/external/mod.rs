@@ -545,7 +545,11 @@ impl<G: ExternalGame> Agent<G> for ExternalEngine<G> {
             }
             Ok(None) => Ok(Choice::resign()),
             Err(why) => {
-                let why = format!("'{text}': {why}");
+                let why = if why.contains(text.trim()) {
+                    why
+                } else {
+                    format!("'{text}': {why}")
+                };
                 self.kill(format!("illegal move {why}"));
                 Err(AgentError::Illegal(why))
             }

@@ -109,19 +109,27 @@ pub fn kill_all() {
     }
 }
 
-#[cfg(unix)]
+/// Kills and reaps the registered child `pid`.
 fn kill_and_reap(pid: u32) {
-    let pid = pid as libc::pid_t;
-    // SAFETY: plain system calls on a child of this process that is still registered, so
-    // not yet reaped: the id cannot have been reused.
+    kill_group(pid);
+    #[cfg(unix)]
+    // SAFETY: waits for a child of this process that is still registered, so not yet
+    // reaped: the id cannot have been reused.
     unsafe {
-        libc::kill(pid, libc::SIGKILL);
-        libc::waitpid(pid, std::ptr::null_mut(), 0);
+        libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), 0);
     }
 }
 
-#[cfg(not(unix))]
-fn kill_and_reap(_pid: u32) {}
+/// Kills the process group of the registered child `pid` (the child and anything it
+/// started), so no helper of an engine survives it.
+fn kill_group(pid: u32) {
+    #[cfg(unix)]
+    // SAFETY: a plain system call; the child leads its own group (`process_group(0)`) and is
+    // not yet reaped, so the group id cannot have been reused.
+    unsafe {
+        libc::kill(-(pid as libc::pid_t), libc::SIGKILL);
+    }
+}
 
 /// Installs the Ctrl-C (and `SIGTERM`) handler of a controller: the first signal raises
 /// `stop` (games then end as interrupted), the second kills every registered child and exits
@@ -338,13 +346,14 @@ impl EngineProcess {
         self.reaped
     }
 
-    /// Kills the process (if it still runs) and reaps it.
+    /// Kills the process and its process group (if it still runs) and reaps it.
     pub fn kill(&mut self) {
         if self.reaped {
             return;
         }
         let mut live = registry();
         if live.remove(&self.pid) {
+            kill_group(self.pid);
             let _ = self.child.kill();
             let _ = self.child.wait();
         }
