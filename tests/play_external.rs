@@ -155,7 +155,11 @@ fn children() -> Vec<(u32, char)> {
 
 fn assert_no_children() {
     assert_eq!(live_children(), Vec::<u32>::new(), "registered children");
-    assert_eq!(children(), vec![], "children (pid, state) of the test process");
+    assert_eq!(
+        children(),
+        vec![],
+        "children (pid, state) of the test process"
+    );
 }
 
 /// Plays the fake in `mode` once as Black and once as White and checks the class, the loss
@@ -165,7 +169,10 @@ fn misbehaves(mode: &str, good: u32, settings: &GameSettings, expected: Terminat
     for (i, color) in Color::BOTH.into_iter().enumerate() {
         let mut engine = fake(mode, good, "");
         let record = game_against_random(&mut engine, color, settings, 11 + i as u64);
-        assert_eq!(record.termination, expected, "{mode} as {color}: {record:?}");
+        assert_eq!(
+            record.termination, expected,
+            "{mode} as {color}: {record:?}"
+        );
         assert_eq!(
             record.result.winner(),
             Some(color.opponent()),
@@ -248,7 +255,11 @@ fn a_faulted_engine_restarts_for_its_next_game_only_when_allowed() {
         if restart == "on" {
             // Restarted: it played its good move again before crashing.
             assert_eq!(second.moves.len(), first.moves.len(), "{second:?}");
-            assert!(second.detail.contains("closed its output"), "{}", second.detail);
+            assert!(
+                second.detail.contains("closed its output"),
+                "{}",
+                second.detail
+            );
         } else {
             assert!(second.moves.is_empty());
             assert!(second.detail.contains("restart=off"), "{}", second.detail);
@@ -323,7 +334,13 @@ fn tmbot_plays_checkers_as_an_external_engine_from_any_start() {
             max_plies: Some(300),
             ..GameSettings::default()
         };
-        let record = play_game(start, &[], [&mut engine, &mut other], &settings, seed as u64);
+        let record = play_game(
+            start,
+            &[],
+            [&mut engine, &mut other],
+            &settings,
+            seed as u64,
+        );
         assert!(!record.termination.is_fault(), "{record:?}");
         assert!(!record.moves.is_empty());
         record.to_text(start).replay::<Checkers>().unwrap();
@@ -346,7 +363,11 @@ fn moves_of(specs: [&str; 2], seed: u64) -> Vec<String> {
         seed,
     );
     assert_eq!(record.termination, Termination::Normal, "{record:?}");
-    record.to_text(&start).all_moves().map(str::to_string).collect()
+    record
+        .to_text(&start)
+        .all_moves()
+        .map(str::to_string)
+        .collect()
 }
 
 #[test]
@@ -391,4 +412,41 @@ fn mohex_plays_a_7x7_game_when_installed() {
     assert_eq!(record.termination, Termination::Normal, "{record:?}");
     drop(mohex);
     assert_no_children();
+}
+
+/// Throughput of the pipe path: two `tmbot hex --player random` processes play 7x7 games.
+/// Run with `cargo test --test play_external -- --ignored --nocapture throughput`;
+/// `TMBOT_ENGINE=path` measures another build of the engine (e.g. target/release/tmbot).
+#[test]
+#[ignore = "a measurement: prints games per second"]
+fn throughput_of_two_external_random_engines() {
+    let _guard = exclusive();
+    let binary =
+        std::env::var("TMBOT_ENGINE").unwrap_or_else(|_| env!("CARGO_BIN_EXE_tmbot").to_string());
+    let games: u64 = std::env::var("GAMES").map_or(2000, |g| g.parse().unwrap());
+    let spec = format!(r#"external:cmd="'{binary}' hex --player random""#);
+    let mut a: ExternalEngine<Hex> = engine(&spec);
+    let mut b: ExternalEngine<Hex> = engine(&spec);
+    let start = Hex::new(7, 7).unwrap();
+    let settings = GameSettings::default();
+    // The first game starts both processes.
+    play_game(&start, &[], [&mut a, &mut b], &settings, 0);
+    let clock = std::time::Instant::now();
+    let mut plies = 0;
+    for seed in 0..games {
+        let agents: [&mut dyn Agent<Hex>; 2] = if seed % 2 == 0 {
+            [&mut a, &mut b]
+        } else {
+            [&mut b, &mut a]
+        };
+        let record = play_game(&start, &[], agents, &settings, seed);
+        assert_eq!(record.termination, Termination::Normal, "{record:?}");
+        plies += record.plies();
+    }
+    let seconds = clock.elapsed().as_secs_f64();
+    println!(
+        "{games} games, {plies} moves in {seconds:.2} s: {:.0} games/s, {:.0} moves/s ({binary})",
+        games as f64 / seconds,
+        plies as f64 / seconds
+    );
 }

@@ -188,7 +188,10 @@ mod tests {
         channel.send("quit\n").unwrap();
         assert_eq!(channel.recv(far()), Err(ChannelError::Closed));
         // The engine dropped its input before its output: writing fails.
-        assert!(matches!(channel.send("x\n"), Err(ChannelError::Transport(_))));
+        assert!(matches!(
+            channel.send("x\n"),
+            Err(ChannelError::Transport(_))
+        ));
     }
 
     #[test]
@@ -199,7 +202,11 @@ mod tests {
         let got: Vec<Incoming> = lines.iter().collect();
         assert_eq!(
             got,
-            [Ok("= x".to_string()), Ok(String::new()), Ok("last".to_string())]
+            [
+                Ok("= x".to_string()),
+                Ok(String::new()),
+                Ok("last".to_string())
+            ]
         );
     }
 }

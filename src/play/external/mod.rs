@@ -79,7 +79,9 @@ impl Protocol {
         match text.to_ascii_lowercase().as_str() {
             "htp" => Ok(Protocol::Htp),
             "checkers" => Ok(Protocol::Checkers),
-            _ => Err(format!("unknown protocol '{text}' (expected htp or checkers)")),
+            _ => Err(format!(
+                "unknown protocol '{text}' (expected htp or checkers)"
+            )),
         }
     }
 }
@@ -514,8 +516,7 @@ impl<G: ExternalGame> Agent<G> for ExternalEngine<G> {
         }
         board.sent = turn.moves.len();
         let mover = board.game.side_to_move();
-        if let (TimeControl::Period { .. }, true) = (turn.clock.control, session.knows_time_left)
-        {
+        if let (TimeControl::Period { .. }, true) = (turn.clock.control, session.knows_time_left) {
             for (color, left) in [
                 (mover, turn.clock.remaining),
                 (mover.opponent(), turn.clock.opponent_remaining),
@@ -593,7 +594,10 @@ mod tests {
         assert_eq!(c.ping, Duration::from_millis(500));
         assert!(!c.restart && c.seed_per_game);
         let d = config(r#"external:cmd="tmbot hex""#).unwrap();
-        assert_eq!((d.startup, d.ping), (Duration::from_secs(10), Duration::from_secs(5)));
+        assert_eq!(
+            (d.startup, d.ping),
+            (Duration::from_secs(10), Duration::from_secs(5))
+        );
         assert!(d.restart && !d.seed_per_game && d.init.is_empty() && d.protocol.is_none());
         let engine = ExternalEngine::<Hex>::new(d);
         assert_eq!(engine.name(), "tmbot");
@@ -642,7 +646,10 @@ mod tests {
         game.play(mv);
         assert!(Hex::setup_commands(&game).is_err());
         assert_eq!(game.genmove_command(), "genmove white");
-        assert_eq!(game.parse_genmove(" D3 ").unwrap(), game.parse_move("d3").ok());
+        assert_eq!(
+            game.parse_genmove(" D3 ").unwrap(),
+            game.parse_move("d3").ok()
+        );
         assert_eq!(game.parse_genmove("RESIGN").unwrap(), None);
         assert!(game.parse_genmove("c2").unwrap_err().contains("occupied"));
         assert!(game.parse_genmove("z99").is_err());

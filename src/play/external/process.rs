@@ -154,7 +154,11 @@ impl StderrTail {
     /// The kept lines, joined by ` | ` (empty when the engine wrote nothing).
     pub fn text(&self) -> String {
         let lines = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        lines.iter().map(String::as_str).collect::<Vec<_>>().join(" | ")
+        lines
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join(" | ")
     }
 
     fn drain(self, stderr: ChildStderr) {
@@ -376,7 +380,10 @@ mod tests {
         let words = |s: &str| split_command(s).unwrap();
         assert_eq!(words("mohex --quiet"), ["mohex", "--quiet"]);
         assert_eq!(words("  a   b\tc "), ["a", "b", "c"]);
-        assert_eq!(words(r#"x "a b" 'c "d"' e\ f"#), ["x", "a b", "c \"d\"", "e f"]);
+        assert_eq!(
+            words(r#"x "a b" 'c "d"' e\ f"#),
+            ["x", "a b", "c \"d\"", "e f"]
+        );
         assert_eq!(words(r#""q\"\\" '' z"#), ["q\"\\", "", "z"]);
         assert_eq!(words(r#"a"b"'c'"#), ["abc"]);
         assert!(split_command("").is_err());
@@ -397,6 +404,9 @@ mod tests {
     fn a_missing_program_is_a_clear_error() {
         let launch = Launch::parse("/nonexistent/engine-xyz", None).unwrap();
         let err = EngineProcess::spawn(&launch).unwrap_err();
-        assert!(err.contains("cannot start '/nonexistent/engine-xyz'"), "{err}");
+        assert!(
+            err.contains("cannot start '/nonexistent/engine-xyz'"),
+            "{err}"
+        );
     }
 }
