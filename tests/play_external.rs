@@ -71,6 +71,8 @@ while read -r line; do
     *) answer "" ;;
   esac
 done
+# Outlive the controller unless something kills us.
+[ "$mode" = immortal ] && exec sleep 100000
 "#;
 
 /// The fake engine's script, written once into a temporary directory.
@@ -449,4 +451,68 @@ fn throughput_of_two_external_random_engines() {
         games as f64 / seconds,
         plies as f64 / seconds
     );
+}
+
+/// Set in the environment of the helper process of the death-signal test.
+const HELPER: &str = "PLAY_EXTERNAL_HELPER";
+
+/// Not a test on its own: the helper process of
+/// [`engines_die_with_a_controller_killed_by_sigkill`] starts an engine that would outlive
+/// it, prints the engine's process id and waits to be killed.
+#[test]
+#[ignore = "the helper process of another test"]
+fn helper_holding_an_engine() {
+    if std::env::var_os(HELPER).is_none() {
+        return;
+    }
+    let mut engine = fake("immortal", 0, "");
+    engine.new_game(&Hex::new(4, 4).unwrap(), 1).unwrap();
+    println!("PID {}", engine.pid().unwrap());
+    loop {
+        std::thread::park();
+    }
+}
+
+#[test]
+fn engines_die_with_a_controller_killed_by_sigkill() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let _guard = exclusive();
+    let mut helper = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--ignored",
+            "--exact",
+            "helper_holding_an_engine",
+            "--nocapture",
+        ])
+        .env(HELPER, "1")
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let output = BufReader::new(helper.stdout.take().unwrap());
+    let pid: u32 = output
+        .lines()
+        .map_while(Result::ok)
+        .find_map(|line| line.strip_prefix("PID ").map(|p| p.trim().parse().unwrap()))
+        .expect("the helper names its engine");
+    helper.kill().unwrap();
+    helper.wait().unwrap();
+    // The kernel sends the death signal while the helper exits, before it can be reaped:
+    // the engine is gone, dying, or has SIGKILL pending.
+    let status = fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .map(|v| v.trim().to_string())
+    };
+    let dead = status.is_empty()
+        || field("State:").is_some_and(|s| s.starts_with('Z') || s.starts_with('X'));
+    let sigkill_pending = ["SigPnd:", "ShdPnd:"].iter().any(|name| {
+        field(name)
+            .and_then(|mask| u64::from_str_radix(&mask, 16).ok())
+            .is_some_and(|mask| mask & (1 << 8) != 0)
+    });
+    assert!(dead || sigkill_pending, "engine {pid} survived:\n{status}");
+    assert_no_children();
 }
