@@ -110,6 +110,7 @@ pub fn kill_all() {
 }
 
 /// Kills and reaps the registered child `pid`.
+#[cfg_attr(not(unix), allow(unused_variables))]
 fn kill_and_reap(pid: u32) {
     kill_group(pid);
     #[cfg(unix)]
@@ -122,6 +123,7 @@ fn kill_and_reap(pid: u32) {
 
 /// Kills the process group of the registered child `pid` (the child and anything it
 /// started), so no helper of an engine survives it.
+#[cfg_attr(not(unix), allow(unused_variables))]
 fn kill_group(pid: u32) {
     #[cfg(unix)]
     // SAFETY: a plain system call; the child leads its own group (`process_group(0)`) and is
