@@ -96,6 +96,12 @@ fn referee<G: Game>(
             return fault(color, &error, timed);
         }
     }
+    // An external engine learns its name when it starts.
+    for (seat, name) in record.players.iter_mut().enumerate() {
+        if name != seats[seat].name() {
+            *name = seats[seat].name().to_string();
+        }
+    }
     let mut game = start.clone();
     let mut moves: Vec<G::Move> = Vec::with_capacity(128);
     for &mv in &record.opening {

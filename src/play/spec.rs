@@ -17,7 +17,7 @@ impl<G: ExternalGame + 'static> AgentGame for G {}
 pub struct AgentOptions {
     /// Limits replacing in-process players' own (a tournament's playouts, nodes or depth).
     pub limits: Limits,
-    /// Raised to interrupt in-process searches (Ctrl-C).
+    /// Raised to interrupt searches and external engines' moves (Ctrl-C).
     pub stop: Option<StopFlag>,
 }
 
@@ -29,7 +29,11 @@ pub fn agent_from_spec<G: AgentGame>(
 ) -> Result<Box<dyn Agent<G>>, SpecError> {
     let parsed = Spec::parse(spec)?;
     if parsed.name == external::SPEC_NAME {
-        return Ok(Box::new(external::ExternalEngine::<G>::from_spec(&parsed)?));
+        let mut engine = external::ExternalEngine::<G>::from_spec(&parsed)?;
+        if let Some(stop) = &options.stop {
+            engine = engine.with_stop(stop.clone());
+        }
+        return Ok(Box::new(engine));
     }
     let mut agent = PlayerAgent::<G>::from_spec(spec)?.with_limits(options.limits.clone());
     if let Some(stop) = &options.stop {
@@ -42,7 +46,7 @@ pub fn agent_from_spec<G: AgentGame>(
 pub fn check_spec<G: AgentGame>(spec: &str) -> Result<(), SpecError> {
     let parsed = Spec::parse(spec)?;
     if parsed.name == external::SPEC_NAME {
-        external::EngineConfig::from_spec(&parsed).map(|_| ())
+        external::ExternalEngine::<G>::from_spec(&parsed).map(|_| ())
     } else {
         PlayerAgent::<G>::from_spec(spec).map(|_| ())
     }
