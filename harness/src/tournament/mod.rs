@@ -205,7 +205,8 @@ pub fn run_file(
         .unwrap_or(cores)
         .max(1);
     let stop = StopFlag::default();
-    tmbot::play::external::install_interrupt_handler(stop.clone());
+    // One handler per process: a second tournament in the same process keeps the first's.
+    let _ = tmbot::play::external::install_interrupt_handler(stop.clone());
 
     let mut plans: Vec<Vec<Job>> = Vec::new();
     let mut offset = 0u64;

@@ -671,8 +671,3 @@ mod tests {
         assert!(game.parse_genmove("11-19").is_err());
     }
 }
-
-/// Raises `stop` on Ctrl-C (placeholder).
-pub fn install_interrupt_handler(stop: crate::stop::StopFlag) {
-    let _ = stop;
-}
