@@ -122,6 +122,19 @@ fn check_players(event: &Event) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Replays every opening of `book` on `event`'s start position before anything is written.
+fn check_book(event: &Event, book: &Book) -> anyhow::Result<()> {
+    let checked = match event.config.game {
+        GameName::Hex => {
+            let size = event.config.size.unwrap_or(11);
+            let start = Hex::new(size, size).map_err(|e| anyhow::anyhow!("size: {e}"))?;
+            book.check(&start)
+        }
+        GameName::Checkers => book.check(&Checkers::new()),
+    };
+    checked.map_err(|e| anyhow::anyhow!("event '{}': {e}", event.config.name))
+}
+
 /// The progress bar: drawn on a terminal, hidden under `--json`.
 fn progress_bar(total: u64, json: bool) -> ProgressBar {
     if json {
@@ -161,10 +174,12 @@ pub fn run_file(
     for event in &events {
         check_players(event)?;
         let book = match &event.openings {
-            Some(path) => Some(
-                Book::load(path)
-                    .map_err(|e| anyhow::anyhow!("event '{}': {e}", event.config.name))?,
-            ),
+            Some(path) => {
+                let book = Book::load(path)
+                    .map_err(|e| anyhow::anyhow!("event '{}': {e}", event.config.name))?;
+                check_book(event, &book)?;
+                Some(book)
+            }
             None => None,
         };
         books.push(book);
@@ -217,7 +232,7 @@ pub fn run_file(
             .into_iter()
             .filter(|job| {
                 args.shard
-                    .is_none_or(|s| (offset + job.index) % s.count == s.index - 1)
+                    .map_or(true, |s| (offset + job.index) % s.count == s.index - 1)
             })
             .filter(|job| !done_keys.contains(&(event.config.name.clone(), job.index)))
             .collect();

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use tmbot::play::openings::{Book, Order};
 use tmbot::play::record::{GameRecord, Termination};
 use tmbot::play::{agent_from_spec, play_game, Agent, AgentGame, AgentOptions, GameSettings};
+use tmbot::player::spec::Spec;
 use tmbot::rng::substream;
 use tmbot::search::Limits;
 use tmbot::stop::StopFlag;
@@ -231,7 +232,16 @@ pub fn run_event<G: AgentGame>(
     Ok(run)
 }
 
-/// Plays one job with the worker's agents (made on first use and kept between games).
+/// True for external engines: a worker keeps them running between games. In-process players
+/// are made afresh for every game, since their searches keep state (transposition tables,
+/// trees) from one game to the next, and a game's moves would then depend on which worker
+/// played which games before it.
+fn kept_between_games(spec: &str) -> bool {
+    Spec::parse(spec).is_ok_and(|s| s.name == tmbot::play::external::SPEC_NAME)
+}
+
+/// Plays one job with the worker's agents (external engines are made on first use and kept
+/// between games; in-process players are made for each game).
 fn play_job<G: AgentGame>(
     start: &G,
     event: &Event,
@@ -242,11 +252,11 @@ fn play_job<G: AgentGame>(
     job: Job,
 ) -> Result<GameRecord<G::Move>, String> {
     for seat in [job.black, job.white] {
-        if !agents.contains_key(&seat) {
+        if let std::collections::hash_map::Entry::Vacant(slot) = agents.entry(seat) {
             let entry = &event.config.players[seat];
             let agent = agent_from_spec::<G>(entry.spec(), options)
                 .map_err(|e| format!("player '{}': {e}", entry.name()))?;
-            agents.insert(seat, agent);
+            slot.insert(agent);
         }
     }
     let mut black = agents.remove(&job.black).expect("made above");
@@ -263,7 +273,10 @@ fn play_job<G: AgentGame>(
         event.config.players[job.black].name().to_string(),
         event.config.players[job.white].name().to_string(),
     ];
-    agents.insert(job.black, black);
-    agents.insert(job.white, white);
+    for (seat, agent) in [(job.black, black), (job.white, white)] {
+        if kept_between_games(event.config.players[seat].spec()) {
+            agents.insert(seat, agent);
+        }
+    }
     Ok(record)
 }

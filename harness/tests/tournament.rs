@@ -1,0 +1,680 @@
+//! `arena tournament` and `arena merge` end to end: resuming after a SIGKILL and after a torn
+//! journal line, shards joined by `merge`, game records read back, refused files and folders,
+//! determinism, and colour-swapped pairs.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use tmbot::game::checkers::record::parse_pdn;
+use tmbot::game::hex::sgf::SgfRecord;
+use tmbot::game::hex::SwapRule;
+use tmbot::game::{Color, Game};
+
+const ARENA: &str = env!("CARGO_BIN_EXE_arena");
+const CHECKERS_BOOK: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../openings/checkers-3move.txt"
+);
+
+fn arena(args: &[&str]) -> Output {
+    Command::new(ARENA)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("arena runs")
+}
+
+fn text_of(out: &Output) -> String {
+    format!(
+        "stdout:\n{}\nstderr:\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn stderr_of(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Runs `arena tournament FILE --out DIR --concurrency C --json EXTRA...` and requires success.
+fn tournament(file: &Path, out: &Path, concurrency: usize, extra: &[&str]) {
+    let concurrency = concurrency.to_string();
+    let mut args = vec![
+        "tournament",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--concurrency",
+        &concurrency,
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    let result = arena(&args);
+    assert!(
+        result.status.success(),
+        "arena {args:?} failed\n{}",
+        text_of(&result)
+    );
+}
+
+/// Runs `arena tournament` expecting failure; returns stderr.
+fn tournament_fails(file: &Path, out: &Path, extra: &[&str]) -> String {
+    let mut args = vec![
+        "tournament",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    let result = arena(&args);
+    assert!(
+        !result.status.success(),
+        "arena {args:?} should fail\n{}",
+        text_of(&result)
+    );
+    stderr_of(&result)
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Writes the opening books the tournament files name (relative to the files) into `dir`.
+fn write_books(dir: &Path) {
+    std::fs::write(
+        dir.join("hex-5.txt"),
+        tmbot::play::openings::hex_book_text(5),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("hex-7.txt"),
+        tmbot::play::openings::hex_book_text(7),
+    )
+    .unwrap();
+    std::fs::copy(CHECKERS_BOOK, dir.join("checkers.txt")).unwrap();
+}
+
+/// Games per pairing of the small file's events.
+const SMALL_HEX_GAMES: u64 = 4;
+const SMALL_CHECKERS_GAMES: u64 = 6;
+/// Games of the small file: 3 pairings in each event.
+const SMALL_TOTAL: usize = 3 * (SMALL_HEX_GAMES + SMALL_CHECKERS_GAMES) as usize;
+
+/// A small tournament: Hex 5x5 and checkers, both from books, three players each.
+fn small_file(seed: u64) -> String {
+    format!(
+        r#"seed = {seed}
+
+[[event]]
+name = "hex5"
+game = "hex"
+size = 5
+games = {SMALL_HEX_GAMES}
+openings = "hex-5.txt"
+opening_order = "shuffled"
+players = ["random", "mcts:playouts=300", "flatmc:playouts=200"]
+
+[[event]]
+name = "checkers"
+game = "checkers"
+games = {SMALL_CHECKERS_GAMES}
+max_plies = 120
+openings = "checkers.txt"
+opening_order = "shuffled"
+players = ["random", "alphabeta:depth=5", {{ name = "flat", spec = "flatmc:playouts=100" }}]
+"#
+    )
+}
+
+/// Games of the big file (3 pairings of 12 Hex games, 3 of 6 checkers games).
+const BIG_TOTAL: usize = 3 * 12 + 3 * 6;
+
+/// A tournament that takes a few seconds; `scale` multiplies the Hex players' playouts.
+fn big_file(scale: u64) -> String {
+    format!(
+        r#"seed = 5
+
+[[event]]
+name = "hex7"
+game = "hex"
+size = 7
+games = 12
+openings = "hex-7.txt"
+opening_order = "shuffled"
+players = [
+    "flatmc:playouts={}",
+    "mcts:playouts={}",
+    {{ name = "mcts-half", spec = "mcts:playouts={}" }},
+]
+
+[[event]]
+name = "checkers"
+game = "checkers"
+games = 6
+max_plies = 150
+openings = "checkers.txt"
+players = ["random", "alphabeta:depth=5", "flatmc:playouts=200"]
+"#,
+        3000 * scale,
+        20000 * scale,
+        10000 * scale
+    )
+}
+
+/// A tempdir holding the books and `text` as `name`; returns the dir and the file's path.
+fn setup(name: &str, text: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    write_books(dir.path());
+    let file = dir.path().join(name);
+    std::fs::write(&file, text).unwrap();
+    (dir, file)
+}
+
+/// One row of results.csv.
+#[derive(Clone, Debug, PartialEq)]
+struct Row {
+    event: String,
+    index: u64,
+    black: String,
+    white: String,
+    result: String,
+    plies: usize,
+    opening: String,
+}
+
+/// Splits one CSV line into fields (double-quoted fields may hold commas and `""`).
+fn csv_fields(line: &str) -> Vec<String> {
+    let mut fields = Vec::new();
+    let mut field = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                chars.next();
+                field.push('"');
+            }
+            ('"', true) => quoted = false,
+            ('"', false) if field.is_empty() => quoted = true,
+            (',', false) => fields.push(std::mem::take(&mut field)),
+            (c, _) => field.push(c),
+        }
+    }
+    fields.push(field);
+    fields
+}
+
+fn rows(dir: &Path) -> Vec<Row> {
+    let text = read(&dir.join("results.csv"));
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("event,index,black,white,result,termination,plies,opening,seed,detail")
+    );
+    lines
+        .map(|line| {
+            let f = csv_fields(line);
+            assert_eq!(f.len(), 10, "CSV line {line}");
+            Row {
+                event: f[0].clone(),
+                index: f[1].parse().unwrap(),
+                black: f[2].clone(),
+                white: f[3].clone(),
+                result: f[4].clone(),
+                plies: f[6].parse().unwrap(),
+                opening: f[7].clone(),
+            }
+        })
+        .collect()
+}
+
+/// The (event, index) of every journal line, in file order; every line must be complete.
+fn journal_keys(dir: &Path) -> Vec<(String, u64)> {
+    let text = read(&dir.join("journal.jsonl"));
+    assert!(
+        text.is_empty() || text.ends_with('\n'),
+        "torn journal line left"
+    );
+    text.lines()
+        .map(|line| {
+            let v: serde_json::Value =
+                serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+            (
+                v["event"].as_str().unwrap().to_string(),
+                v["index"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Asserts that the journal of `dir` holds every game of `reference`'s journal exactly once.
+fn assert_same_games(dir: &Path, reference: &Path) {
+    let keys = journal_keys(dir);
+    let set: BTreeSet<_> = keys.iter().cloned().collect();
+    assert_eq!(set.len(), keys.len(), "a game is journaled twice: {keys:?}");
+    let expected: BTreeSet<_> = journal_keys(reference).into_iter().collect();
+    assert_eq!(set, expected);
+}
+
+/// Every file under `dir/records`, path relative to it and bytes.
+fn records(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    fn walk(base: &Path, at: &Path, out: &mut BTreeMap<PathBuf, Vec<u8>>) {
+        for entry in std::fs::read_dir(at).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(base, &path, out);
+            } else {
+                let bytes = std::fs::read(&path).unwrap();
+                out.insert(path.strip_prefix(base).unwrap().to_path_buf(), bytes);
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(&dir.join("records"), &dir.join("records"), &mut out);
+    out
+}
+
+/// Asserts that two output folders hold the same results, summary and records.
+fn assert_same_outputs(dir: &Path, reference: &Path) {
+    assert_eq!(
+        read(&dir.join("results.csv")),
+        read(&reference.join("results.csv")),
+        "results.csv of {} and {} differ",
+        dir.display(),
+        reference.display()
+    );
+    assert_eq!(
+        read(&dir.join("summary.json")),
+        read(&reference.join("summary.json"))
+    );
+    assert!(records(dir) == records(reference), "the records differ");
+}
+
+fn complete_lines(path: &Path) -> usize {
+    std::fs::read(path).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count())
+}
+
+/// Starts the big tournament into `out` and SIGKILLs it once a few games are journaled.
+/// Returns the number of complete journal lines at the kill, or `None` when the run finished
+/// first.
+fn run_and_kill(file: &Path, out: &Path) -> Option<usize> {
+    let mut child = Command::new(ARENA)
+        .args(["tournament", file.to_str().unwrap(), "--out"])
+        .arg(out)
+        .args(["--concurrency", "2", "--json"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("arena starts");
+    let journal = out.join("journal.jsonl");
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return None;
+        }
+        let lines = complete_lines(&journal);
+        if (3..BIG_TOTAL).contains(&lines) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            return Some(complete_lines(&journal));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+}
+
+#[test]
+fn resume_after_sigkill_equals_uninterrupted_run() {
+    let mut attempt = None;
+    for scale in [1, 3, 9] {
+        let (dir, file) = setup("big.toml", &big_file(scale));
+        let killed = dir.path().join("killed");
+        match run_and_kill(&file, &killed) {
+            Some(lines) => {
+                attempt = Some((dir, file, killed, lines));
+                break;
+            }
+            None => eprintln!("the run at scale {scale} finished before the kill; enlarging"),
+        }
+    }
+    let Some((dir, file, killed, lines)) = attempt else {
+        panic!("every run finished before it could be killed: enlarge big_file's workload");
+    };
+    eprintln!("killed after {lines} of {BIG_TOTAL} games");
+    assert!(lines < BIG_TOTAL, "{lines} games journaled before the kill");
+    assert!(
+        !killed.join("results.csv").exists(),
+        "the killed run got to its results"
+    );
+
+    let whole = dir.path().join("whole");
+    tournament(&file, &whole, 2, &[]);
+    assert_eq!(journal_keys(&whole).len(), BIG_TOTAL);
+
+    tournament(&file, &killed, 2, &["--resume"]);
+    assert_same_games(&killed, &whole);
+    assert_same_outputs(&killed, &whole);
+}
+
+#[test]
+fn resume_drops_a_torn_journal_line() {
+    let (dir, file) = setup("small.toml", &small_file(1));
+    let whole = dir.path().join("whole");
+    tournament(&file, &whole, 2, &[]);
+    let journal = read(&whole.join("journal.jsonl"));
+    let lines: Vec<&str> = journal.lines().collect();
+    assert_eq!(lines.len(), SMALL_TOTAL);
+
+    // A copy cut inside line `keep`: the games from there on are replayed.
+    let keep = SMALL_TOTAL - 4;
+    let torn = dir.path().join("torn");
+    std::fs::create_dir(&torn).unwrap();
+    std::fs::copy(whole.join("tournament.toml"), torn.join("tournament.toml")).unwrap();
+    let mut text: String = lines[..keep].iter().map(|l| format!("{l}\n")).collect();
+    text.push_str(&lines[keep][..lines[keep].len() / 2]);
+    std::fs::File::create(torn.join("journal.jsonl"))
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+
+    tournament(&file, &torn, 2, &["--resume"]);
+    assert_same_games(&torn, &whole);
+    assert_same_outputs(&torn, &whole);
+}
+
+#[test]
+fn shards_merge_to_the_unsharded_results() {
+    let (dir, file) = setup("small.toml", &small_file(1));
+    let whole = dir.path().join("whole");
+    tournament(&file, &whole, 2, &[]);
+    let shards: Vec<PathBuf> = (1..=3).map(|k| dir.path().join(format!("s{k}"))).collect();
+    let mut seen = BTreeSet::new();
+    for (k, shard) in shards.iter().enumerate() {
+        tournament(&file, shard, 1, &["--shard", &format!("{}/3", k + 1)]);
+        let keys = journal_keys(shard);
+        assert!(!keys.is_empty(), "shard {} played nothing", k + 1);
+        for key in keys {
+            assert!(seen.insert(key.clone()), "{key:?} is in two shards");
+        }
+    }
+    assert_eq!(seen.len(), SMALL_TOTAL);
+
+    let s = |p: &PathBuf| p.to_str().unwrap().to_string();
+    let merged = dir.path().join("merged");
+    let out = arena(&[
+        "merge",
+        &s(&shards[0]),
+        &s(&shards[1]),
+        &s(&shards[2]),
+        "--out",
+        &s(&merged),
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text_of(&out));
+    assert_same_games(&merged, &whole);
+    assert_same_outputs(&merged, &whole);
+
+    let twice = dir.path().join("twice");
+    let out = arena(&[
+        "merge",
+        &s(&shards[0]),
+        &s(&shards[1]),
+        &s(&shards[1]),
+        "--out",
+        &s(&twice),
+    ]);
+    assert!(!out.status.success(), "merging a shard twice succeeded");
+    assert!(stderr_of(&out).contains("twice"), "{}", text_of(&out));
+
+    // Shard 2 of another tournament (another seed) does not join shards 1 and 3 of this one.
+    let other_file = dir.path().join("other.toml");
+    std::fs::write(&other_file, small_file(2)).unwrap();
+    let other = dir.path().join("other-s2");
+    tournament(&other_file, &other, 1, &["--shard", "2/3"]);
+    let mixed = dir.path().join("mixed");
+    let out = arena(&[
+        "merge",
+        &s(&shards[0]),
+        &s(&other),
+        &s(&shards[2]),
+        "--out",
+        &s(&mixed),
+    ]);
+    assert!(!out.status.success(), "merging other tournaments succeeded");
+    assert!(
+        stderr_of(&out).contains("another tournament"),
+        "{}",
+        text_of(&out)
+    );
+}
+
+fn winner_of(result: &str) -> Option<Color> {
+    match result {
+        "1-0" => Some(Color::Black),
+        "0-1" => Some(Color::White),
+        "1/2-1/2" => None,
+        other => panic!("unexpected result '{other}'"),
+    }
+}
+
+#[test]
+fn records_read_back_and_match_results() {
+    let (dir, file) = setup("small.toml", &small_file(3));
+    let out = dir.path().join("out");
+    tournament(&file, &out, 2, &[]);
+    let rows = rows(&out);
+    assert_eq!(rows.len(), SMALL_TOTAL);
+
+    let hex: Vec<&Row> = rows.iter().filter(|r| r.event == "hex5").collect();
+    let sgf_files = std::fs::read_dir(out.join("records/hex5")).unwrap().count();
+    assert_eq!(sgf_files, hex.len());
+    for row in &hex {
+        let path = out.join(format!("records/hex5/{:05}.sgf", row.index));
+        let sgf = SgfRecord::parse(&read(&path)).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        let info = |key: &str| {
+            sgf.info
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.clone())
+        };
+        assert_eq!(info("PB").as_deref(), Some(row.black.as_str()));
+        assert_eq!(info("PW").as_deref(), Some(row.white.as_str()));
+        let game = sgf
+            .replay(SwapRule::Off)
+            .unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        let outcome = game
+            .outcome()
+            .unwrap_or_else(|| panic!("{path:?} does not replay to a finished game"));
+        assert_eq!(outcome.winner, winner_of(&row.result), "{path:?}");
+        assert!(
+            outcome.winner.is_some(),
+            "{path:?}: a Hex game is never drawn"
+        );
+        assert_eq!(game.moves().count(), row.plies, "{path:?}");
+    }
+
+    let checkers: Vec<&Row> = rows.iter().filter(|r| r.event == "checkers").collect();
+    let pdn_path = out.join("records/checkers.pdn");
+    let games = parse_pdn(&read(&pdn_path));
+    assert_eq!(games.len(), checkers.len());
+    for (game, row) in games.into_iter().zip(&checkers) {
+        let game = game.unwrap_or_else(|e| panic!("game {}: {e}", row.index));
+        assert_eq!(game.tag("Round"), Some(row.index.to_string().as_str()));
+        assert_eq!(game.tag("Black"), Some(row.black.as_str()));
+        assert_eq!(game.tag("White"), Some(row.white.as_str()));
+        assert_eq!(game.result.as_str(), row.result, "game {}", row.index);
+        assert_eq!(game.moves.len(), row.plies, "game {}", row.index);
+        let played = game
+            .replay()
+            .unwrap_or_else(|e| panic!("game {}: {e}", row.index));
+        match winner_of(&row.result) {
+            Some(color) => assert_eq!(
+                played.outcome().map(|o| o.winner),
+                Some(Some(color)),
+                "game {} does not end in {color}'s win",
+                row.index
+            ),
+            // A draw is adjudicated (ply limit, draw rules): the game may go on.
+            None => assert!(
+                !matches!(played.outcome(), Some(o) if o.winner.is_some()),
+                "game {} is drawn but replays to a win",
+                row.index
+            ),
+        }
+    }
+
+    pydraughts_reads(&pdn_path, &checkers);
+}
+
+/// Reads the PDN with pydraughts when it is installed.
+fn pydraughts_reads(pdn: &Path, rows: &[&Row]) {
+    let available = Command::new("python3")
+        .args(["-c", "import draughts"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !available {
+        eprintln!("skipping the pydraughts check: python3 cannot import draughts");
+        return;
+    }
+    let script = "import sys\n\
+        from draughts.PDN import PDNReader\n\
+        for game in PDNReader(filename=sys.argv[1]).games:\n\
+        \x20   print(game.tags.get('Round'), game.tags.get('Result'), len(game.moves))\n";
+    let out = Command::new("python3")
+        .args(["-c", script])
+        .arg(pdn)
+        .output()
+        .expect("python3 runs");
+    assert!(out.status.success(), "pydraughts: {}", text_of(&out));
+    let printed = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = printed.lines().collect();
+    assert_eq!(lines.len(), rows.len(), "pydraughts read {printed}");
+    for (line, row) in lines.iter().zip(rows) {
+        let fields: Vec<&str> = line.split(' ').collect();
+        assert_eq!(fields[0], row.index.to_string(), "pydraughts: {line}");
+        assert_eq!(fields[1], row.result, "pydraughts: {line}");
+    }
+}
+
+#[test]
+fn bad_files_and_folders_are_refused() {
+    let (dir, file) = setup("small.toml", &small_file(1));
+    let good = small_file(1);
+    std::fs::write(dir.path().join("bad-book.txt"), "c3\nb2 b2\n").unwrap();
+    let cases = [
+        (
+            "unknown key",
+            good.replace("games = 4\n", "games = 4\ncolour = \"black\"\n"),
+            "colour",
+        ),
+        (
+            "missing size",
+            good.replace("size = 5\n", ""),
+            "needs a size",
+        ),
+        (
+            "bad spec",
+            good.replace("\"mcts:playouts=300\"", "\"mcts:c=fast\""),
+            "c=fast",
+        ),
+        (
+            "illegal book move",
+            good.replace("\"hex-5.txt\"", "\"bad-book.txt\""),
+            "b2",
+        ),
+    ];
+    for (what, text, needle) in cases {
+        assert_ne!(text, good, "{what}: the edit did not apply");
+        let bad = dir.path().join("bad.toml");
+        std::fs::write(&bad, &text).unwrap();
+        let out = dir.path().join(format!("out-{}", what.replace(' ', "-")));
+        let message = tournament_fails(&bad, &out, &[]);
+        assert!(
+            message.contains(needle),
+            "{what}: '{needle}' not in\n{message}"
+        );
+        assert!(
+            !out.join("journal.jsonl").exists() && !out.join("tournament.toml").exists(),
+            "{what}: the failed run wrote into {}",
+            out.display()
+        );
+    }
+
+    let out = dir.path().join("out");
+    tournament(&file, &out, 2, &[]);
+    let journal = read(&out.join("journal.jsonl"));
+    let message = tournament_fails(&file, &out, &[]);
+    assert!(message.contains("--resume"), "{message}");
+
+    let changed = dir.path().join("changed.toml");
+    std::fs::write(&changed, small_file(2)).unwrap();
+    let message = tournament_fails(&changed, &out, &["--resume"]);
+    assert!(message.contains("another tournament"), "{message}");
+    let message = tournament_fails(&file, &out, &["--resume", "--shard", "1/2"]);
+    assert!(message.contains("another tournament"), "{message}");
+    assert_eq!(read(&out.join("journal.jsonl")), journal);
+}
+
+#[test]
+fn same_seed_same_results_other_seed_other_results() {
+    let (dir, file) = setup("small.toml", &small_file(7));
+    let other_file = dir.path().join("other.toml");
+    std::fs::write(&other_file, small_file(8)).unwrap();
+    let [a, b, c] = ["a", "b", "c"].map(|n| dir.path().join(n));
+    // Different numbers of workers: a game's moves depend on its seed only.
+    tournament(&file, &a, 2, &[]);
+    tournament(&file, &b, 1, &[]);
+    tournament(&other_file, &c, 2, &[]);
+    assert_same_outputs(&b, &a);
+    assert_ne!(
+        read(&a.join("results.csv")),
+        read(&c.join("results.csv")),
+        "another seed gave the same results"
+    );
+}
+
+#[test]
+fn colour_swapped_pairs_share_their_opening() {
+    let (dir, file) = setup("small.toml", &small_file(4));
+    let out = dir.path().join("out");
+    tournament(&file, &out, 2, &[]);
+    let rows = rows(&out);
+    for (event, games) in [
+        ("hex5", SMALL_HEX_GAMES),
+        ("checkers", SMALL_CHECKERS_GAMES),
+    ] {
+        let mine: Vec<&Row> = rows.iter().filter(|r| r.event == event).collect();
+        assert_eq!(mine.len() as u64, 3 * games);
+        for (i, row) in mine.iter().enumerate() {
+            assert_eq!(row.index, i as u64, "{event}: rows out of order");
+        }
+        for pair in mine.chunks(2) {
+            let [first, second] = pair else {
+                panic!("{event}: an odd number of games")
+            };
+            assert!(!first.opening.is_empty(), "{event} game {}", first.index);
+            assert_eq!(
+                first.opening, second.opening,
+                "{event} game {}",
+                first.index
+            );
+            assert_eq!(
+                (&first.black, &first.white),
+                (&second.white, &second.black),
+                "{event} game {}",
+                first.index
+            );
+        }
+        // Pair k of every pairing plays the same opening; the pairs differ.
+        let per_pairing: Vec<Vec<&String>> = mine
+            .chunks(games as usize)
+            .map(|c| c.iter().map(|r| &r.opening).collect())
+            .collect();
+        assert!(per_pairing.iter().all(|p| *p == per_pairing[0]));
+        let distinct: BTreeSet<_> = per_pairing[0].iter().collect();
+        assert_eq!(distinct.len() as u64, games / 2, "{event}: openings repeat");
+    }
+}
