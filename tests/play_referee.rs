@@ -87,7 +87,11 @@ fn a_normal_game_replays_from_its_record_and_repeats_with_its_seed() {
     let outcome = replayed.outcome().expect("the game is over");
     assert_eq!(GameResult::win(outcome.winner.unwrap()), record.result);
     // Black's moves carry MCTS's report.
-    assert!(record.moves.iter().step_by(2).all(|m| m.decision.playouts == Some(100)));
+    assert!(record
+        .moves
+        .iter()
+        .step_by(2)
+        .all(|m| m.decision.playouts == Some(100)));
     // The same seed gives the same game (times aside).
     let moves = |t: &tmbot::play::record::TextRecord| -> Vec<(String, Option<f64>)> {
         t.moves.iter().map(|m| (m.mv.clone(), m.value)).collect()
@@ -103,13 +107,22 @@ fn openings_are_played_before_the_agents_and_recorded_apart() {
     let start = hex(4);
     let opening = [start.parse_move("b2").unwrap()];
     let (mut a, mut b) = (random(), random());
-    let record = play_game(&start, &opening, [&mut a, &mut b], &GameSettings::default(), 1);
+    let record = play_game(
+        &start,
+        &opening,
+        [&mut a, &mut b],
+        &GameSettings::default(),
+        1,
+    );
     let text = record.to_text(&start);
     assert_eq!(text.opening, vec!["b2".to_string()]);
     assert_ne!(text.moves[0].mv, "b2");
     // After the opening White is to move, so White's agent plays first.
     let replayed: Hex = text.replay().unwrap();
-    assert_eq!(replayed.stone(start.parse_cell("b2").unwrap()), Some(Color::Black));
+    assert_eq!(
+        replayed.stone(start.parse_cell("b2").unwrap()),
+        Some(Color::Black)
+    );
 }
 
 fn faulty_game(fault: Fault, settings: &GameSettings) -> (Termination, GameResult) {
@@ -126,9 +139,15 @@ fn faults_are_classified_and_lose_for_the_agent_at_fault() {
     let untimed = GameSettings::default();
     let cases: [(fn() -> AgentError, Termination); 5] = [
         (|| AgentError::Closed("eof".into()), Termination::Disconnect),
-        (|| AgentError::Transport("broken pipe".into()), Termination::Disconnect),
+        (
+            || AgentError::Transport("broken pipe".into()),
+            Termination::Disconnect,
+        ),
         (|| AgentError::Illegal("z9".into()), Termination::Illegal),
-        (|| AgentError::Protocol("garbage".into()), Termination::Illegal),
+        (
+            || AgentError::Protocol("garbage".into()),
+            Termination::Illegal,
+        ),
         (
             || AgentError::NoAnswer {
                 command: "genmove w".into(),
@@ -177,7 +196,10 @@ fn a_move_over_its_time_and_margin_loses_on_time() {
         ..GameSettings::default()
     };
     let (termination, result) = faulty_game(Fault::Sleep(Duration::from_millis(60)), &settings);
-    assert_eq!((termination, result), (Termination::Timeout, GameResult::BlackWins));
+    assert_eq!(
+        (termination, result),
+        (Termination::Timeout, GameResult::BlackWins)
+    );
 }
 
 #[test]
@@ -204,7 +226,12 @@ fn the_ply_limit_and_the_checkers_draw_rules_adjudicate() {
         &GameSettings::default(),
         5,
     );
-    assert_eq!(record.termination, Termination::Adjudication, "{}", record.detail);
+    assert_eq!(
+        record.termination,
+        Termination::Adjudication,
+        "{}",
+        record.detail
+    );
     assert_eq!(record.result, GameResult::Draw);
 }
 
@@ -245,7 +272,10 @@ fn position_texts_read_back() {
     assert_eq!(read.position_text(), game.position_text());
     assert_eq!(read.side_to_move(), Color::White);
     assert!(matches!(read.parse_move("c3"), Err(_)));
-    assert_eq!(read.parse_move("b2").unwrap(), game.parse_move("b2").unwrap());
+    assert_eq!(
+        read.parse_move("b2").unwrap(),
+        game.parse_move("b2").unwrap()
+    );
 
     let mut checkers = Checkers::new();
     checkers.try_play("11-15").unwrap();
@@ -254,4 +284,37 @@ fn position_texts_read_back() {
     assert!(Hex::from_position_text("4/4/x3 b").is_err());
     assert!(Checkers::from_position_text("B:W99:B1").is_err());
     let _ = HexMove::Resign;
+}
+
+#[test]
+fn an_agent_plays_a_game_as_a_fresh_one_would_whatever_it_played_before() {
+    let start = Checkers::new();
+    let settings = GameSettings {
+        max_plies: Some(60),
+        ..GameSettings::default()
+    };
+    let moves = |a: &mut PlayerAgent<Checkers>, b: &mut PlayerAgent<Checkers>, seed| {
+        let record = play_game(&start, &[], [a, b], &settings, seed);
+        record
+            .to_text(&start)
+            .moves
+            .into_iter()
+            .map(|m| m.mv)
+            .collect::<Vec<_>>()
+    };
+    let make = || {
+        (
+            PlayerAgent::<Checkers>::from_spec("alphabeta:depth=5,tt=16").unwrap(),
+            PlayerAgent::<Checkers>::from_spec("alphabeta:depth=3,tt=16").unwrap(),
+        )
+    };
+    let (mut used_a, mut used_b) = make();
+    for seed in 1..=6 {
+        let (mut fresh_a, mut fresh_b) = make();
+        assert_eq!(
+            moves(&mut used_a, &mut used_b, seed),
+            moves(&mut fresh_a, &mut fresh_b, seed),
+            "seed {seed}"
+        );
+    }
 }

@@ -139,6 +139,7 @@ impl<G: ProtocolGame> Agent<G> for PlayerAgent<G> {
 
     fn new_game(&mut self, _start: &G, seed: u64) -> Result<(), AgentError> {
         self.rng = seeded(seed);
+        self.player.new_game();
         Ok(())
     }
 

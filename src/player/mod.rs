@@ -261,6 +261,16 @@ impl<G: SearchGame> Player<G> {
         &self.limits
     }
 
+    /// Forgets what the search kept from earlier moves (transposition table, MCTS trees), so
+    /// a game's moves do not depend on the games played before it.
+    pub fn new_game(&mut self) {
+        match &mut self.search {
+            Search::AlphaBeta(search) => search.new_game(),
+            Search::Mcts(search) => search.new_game(),
+            Search::Random | Search::Greedy | Search::AvgTree(_) | Search::FlatMc => {}
+        }
+    }
+
     /// Chooses a move for the side to move in `game` (`None` when the game is over).
     /// Limits set in `limits` replace the spec's own.
     pub fn choose(&mut self, game: &G, limits: &Limits, rng: &mut Rng) -> Option<G::Move> {

@@ -73,6 +73,7 @@ impl<G: ProtocolGame> Engine<G> {
     /// Starts a new game of the same kind; clocks are reset.
     pub fn new_game(&mut self) {
         self.game = self.game.restarted();
+        self.player.new_game();
         self.clock.reset();
     }
 

@@ -29,6 +29,8 @@ enum Bound {
 #[derive(Clone, Copy)]
 struct TtEntry<M> {
     key: u64,
+    /// The game the entry was stored in ([`AlphaBeta::new_game`] starts another).
+    generation: u16,
     depth: u32,
     score: i32,
     bound: Bound,
@@ -51,6 +53,8 @@ pub struct SearchReport<M> {
 /// A reusable alpha-beta searcher (its tables persist between moves).
 pub struct AlphaBeta<G: Game> {
     table: Vec<Option<TtEntry<G::Move>>>,
+    /// Entries of other generations are ignored: a new game starts a new generation.
+    generation: u16,
     killers: Vec<[Option<G::Move>; 2]>,
     history: HashMap<G::Move, i64>,
     /// Reused move lists, one per ply, with their ordering keys.
@@ -68,6 +72,7 @@ impl<G: SearchGame> AlphaBeta<G> {
     pub fn new(table_bits: u32) -> AlphaBeta<G> {
         AlphaBeta {
             table: vec![None; 1 << table_bits],
+            generation: 0,
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: HashMap::new(),
             buffers: Vec::new(),
@@ -76,6 +81,15 @@ impl<G: SearchGame> AlphaBeta<G> {
             node_limit: u64::MAX,
             deadline: Deadline::default(),
             aborted: false,
+        }
+    }
+
+    /// Forgets everything learnt in earlier games (in constant time: the table's entries of
+    /// older generations stop counting; the table is cleared when the counter wraps).
+    pub fn new_game(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.table.iter_mut().for_each(|e| *e = None);
         }
     }
 
@@ -193,7 +207,10 @@ impl<G: SearchGame> AlphaBeta<G> {
 
         let slot = (game.hash() as usize) & (self.table.len() - 1);
         let mut table_move = None;
-        if let Some(entry) = self.table[slot].filter(|e| e.key == game.hash()) {
+        let generation = self.generation;
+        if let Some(entry) =
+            self.table[slot].filter(|e| e.key == game.hash() && e.generation == generation)
+        {
             table_move = entry.best;
             if entry.depth >= depth {
                 let score = score_from_table(entry.score, ply);
@@ -257,6 +274,7 @@ impl<G: SearchGame> AlphaBeta<G> {
         };
         self.table[slot] = Some(TtEntry {
             key: game.hash(),
+            generation: self.generation,
             depth,
             score: score_to_table(best_score, ply),
             bound,

@@ -361,6 +361,11 @@ impl<G: SearchGame> Mcts<G> {
         }
     }
 
+    /// Forgets the trees kept for reuse (a new game).
+    pub fn new_game(&mut self) {
+        self.trees.iter_mut().for_each(|t| *t = None);
+    }
+
     /// Searches `game` within `limits` (playouts are split evenly over the threads; with
     /// no limit at all, [`DEFAULT_PLAYOUTS`]).
     pub fn search(&mut self, game: &G, limits: &Limits, rng: &mut Rng) -> MctsReport<G::Move> {

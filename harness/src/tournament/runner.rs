@@ -11,7 +11,6 @@ use std::collections::HashMap;
 use tmbot::play::openings::{Book, Order};
 use tmbot::play::record::{GameRecord, Termination};
 use tmbot::play::{agent_from_spec, play_game, Agent, AgentGame, AgentOptions, GameSettings};
-use tmbot::player::spec::Spec;
 use tmbot::rng::substream;
 use tmbot::search::Limits;
 use tmbot::stop::StopFlag;
@@ -232,16 +231,8 @@ pub fn run_event<G: AgentGame>(
     Ok(run)
 }
 
-/// True for external engines: a worker keeps them running between games. In-process players
-/// are made afresh for every game, since their searches keep state (transposition tables,
-/// trees) from one game to the next, and a game's moves would then depend on which worker
-/// played which games before it.
-fn kept_between_games(spec: &str) -> bool {
-    Spec::parse(spec).is_ok_and(|s| s.name == tmbot::play::external::SPEC_NAME)
-}
-
-/// Plays one job with the worker's agents (external engines are made on first use and kept
-/// between games; in-process players are made for each game).
+/// Plays one job with the worker's agents (made on first use and kept between games: every
+/// agent starts each game afresh, so a game's moves do not depend on which worker played it).
 fn play_job<G: AgentGame>(
     start: &G,
     event: &Event,
@@ -273,10 +264,7 @@ fn play_job<G: AgentGame>(
         event.config.players[job.black].name().to_string(),
         event.config.players[job.white].name().to_string(),
     ];
-    for (seat, agent) in [(job.black, black), (job.white, white)] {
-        if kept_between_games(event.config.players[seat].spec()) {
-            agents.insert(seat, agent);
-        }
-    }
+    agents.insert(job.black, black);
+    agents.insert(job.white, white);
     Ok(record)
 }
