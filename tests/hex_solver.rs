@@ -141,3 +141,45 @@ fn black_loses_every_opening_on_3x4_when_crossing_the_long_way() {
         game.undo();
     }
 }
+
+/// Positions the referee would adjudicate as decided (bridge and edge-template chains with
+/// disjoint carriers) are wins for that side by exact search, whoever is to move.
+#[test]
+fn decided_positions_are_solved_wins() {
+    use tmbot::rng::seeded;
+    let mut rng = seeded(2026);
+    let mut decided = 0;
+    for size in [4, 5] {
+        for _ in 0..400 {
+            let mut game = Hex::new(size, size).unwrap();
+            let plies = if size == 4 {
+                3 + decided % 6
+            } else {
+                9 + decided % 5
+            };
+            tmbot::game::play_random_plies(&mut game, &mut rng, plies, |_, _| {});
+            if game.outcome().is_some() {
+                continue;
+            }
+            let Some(winner) = game.decided_winner() else {
+                continue;
+            };
+            decided += 1;
+            for to_move in Color::BOTH {
+                let mut position = game.clone();
+                position.set_side_to_move(to_move);
+                let wins = Solver::new(true).side_to_move_wins(&mut position);
+                assert_eq!(
+                    wins,
+                    to_move == winner,
+                    "{} with {to_move} to move: decided for {winner}",
+                    game.position_text()
+                );
+            }
+        }
+    }
+    assert!(
+        decided >= 20,
+        "only {decided} decided positions were checked"
+    );
+}

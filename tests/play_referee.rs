@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 use tmbot::game::checkers::Checkers;
-use tmbot::game::hex::{Hex, HexMove};
+use tmbot::game::hex::Hex;
 use tmbot::game::{Color, Game};
 use tmbot::play::record::{GameResult, Termination};
 use tmbot::play::{
@@ -271,7 +271,7 @@ fn position_texts_read_back() {
     let read = Hex::from_position_text(&game.position_text()).unwrap();
     assert_eq!(read.position_text(), game.position_text());
     assert_eq!(read.side_to_move(), Color::White);
-    assert!(matches!(read.parse_move("c3"), Err(_)));
+    assert!(read.parse_move("c3").is_err());
     assert_eq!(
         read.parse_move("b2").unwrap(),
         game.parse_move("b2").unwrap()
@@ -283,7 +283,6 @@ fn position_texts_read_back() {
     assert_eq!(read.position_text(), checkers.position_text());
     assert!(Hex::from_position_text("4/4/x3 b").is_err());
     assert!(Checkers::from_position_text("B:W99:B1").is_err());
-    let _ = HexMove::Resign;
 }
 
 #[test]
@@ -317,4 +316,41 @@ fn an_agent_plays_a_game_as_a_fresh_one_would_whatever_it_played_before() {
             "seed {seed}"
         );
     }
+}
+
+#[test]
+fn decided_hex_positions_are_adjudicated_when_asked() {
+    // Black b2, c3, d4 on 5x5: bridges and edge templates join top and bottom.
+    let mut start = hex(5);
+    for mv in ["b2", "a5", "c3", "e1"] {
+        start.try_play(mv).unwrap();
+    }
+    assert_eq!(start.decided_winner(), None);
+    start.try_play("d4").unwrap();
+    assert_eq!(start.decided_winner(), Some(Color::Black));
+    let settings = GameSettings {
+        adjudicate_decided: true,
+        ..GameSettings::default()
+    };
+    let opening: Vec<_> = start.moves().map(|(_, mv)| mv).collect();
+    let (mut a, mut b) = (random(), random());
+    let record = play_game(&hex(5), &opening, [&mut a, &mut b], &settings, 1);
+    assert_eq!(
+        record.termination,
+        Termination::Adjudication,
+        "{}",
+        record.detail
+    );
+    assert_eq!(record.result, GameResult::BlackWins);
+    assert!(record.moves.is_empty());
+    // Without adjudication the game is played out (and a random White cannot save it only
+    // if Black's random replies keep the links: so just check it ends normally).
+    let record = play_game(
+        &hex(5),
+        &opening,
+        [&mut a, &mut b],
+        &GameSettings::default(),
+        1,
+    );
+    assert_eq!(record.termination, Termination::Normal);
 }

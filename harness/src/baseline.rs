@@ -134,6 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             nodes: None,
             depth: None,
             max_plies: Some(1_000),
+            adjudicate_decided: false,
             on_fault: OnFault::Loss,
             players,
         }],

@@ -160,6 +160,13 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
     /// The position as text (a FEN for checkers, a cell string for Hex).
     fn position_text(&self) -> String;
 
+    /// The winner of a position that is decided before the game ends (Hex: the other side
+    /// can no longer connect, whatever is played); `None` when it is not, or when the game
+    /// cannot tell cheaply. Referees may adjudicate on it.
+    fn decided_winner(&self) -> Option<Color> {
+        None
+    }
+
     /// Reads a position written by [`Game::position_text`] as the start of a new game: the
     /// inverse of `position_text`, so openings and records load positions generically.
     fn from_position_text(text: &str) -> Result<Self, ParseError>;

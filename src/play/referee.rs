@@ -22,6 +22,8 @@ pub struct GameSettings {
     pub stall: Duration,
     /// Plies (book moves included) after which the game is adjudicated a draw.
     pub max_plies: Option<usize>,
+    /// Adjudicate a position the game reports decided ([`Game::decided_winner`]).
+    pub adjudicate_decided: bool,
     /// Raised to stop the game (Ctrl-C): it ends as [`Termination::Interrupt`].
     pub stop: Option<StopFlag>,
 }
@@ -33,6 +35,7 @@ impl Default for GameSettings {
             margin: Duration::from_millis(100),
             stall: Duration::from_secs(60),
             max_plies: None,
+            adjudicate_decided: false,
             stop: None,
         }
     }
@@ -120,6 +123,15 @@ fn referee<G: Game>(
             };
             let result = outcome.winner.map_or(GameResult::Draw, GameResult::win);
             return (result, termination, reason_text(outcome.reason).to_string());
+        }
+        if settings.adjudicate_decided {
+            if let Some(winner) = game.decided_winner() {
+                return (
+                    GameResult::win(winner),
+                    Termination::Adjudication,
+                    format!("decided: {} can no longer win", winner.opponent()),
+                );
+            }
         }
         if settings.max_plies.is_some_and(|cap| moves.len() >= cap) {
             return (

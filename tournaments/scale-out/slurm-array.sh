@@ -33,4 +33,5 @@ fi
 mkdir -p "$OUT"
 exec "$ARENA" tournament "$CONFIG" \
     --shard "${SLURM_ARRAY_TASK_ID}/${N}" \
-    --out "$OUT/shard-${SLURM_ARRAY_TASK_ID}"
+    --out "$OUT/shard-${SLURM_ARRAY_TASK_ID}" \
+    --resume

@@ -15,6 +15,7 @@
 //! time_control = "none"      # or "0.1s/move", "40/60+0.6", "10+0.1"
 //! margin = "100ms"           # how far a move may overrun the clock
 //! max_plies = 400            # adjudicated a draw after this many plies
+//! adjudicate_decided = true  # Hex: end a game once a side can no longer connect
 //! on_fault = "loss"          # or "void": setup failures and crashes are replayed
 //! players = ["random", "mcts:playouts=400", { name = "ext", spec = "external:cmd=\"tmbot hex\"" }]
 //! ```
@@ -168,6 +169,9 @@ pub struct EventConfig {
     /// Ply limit (adjudicated a draw).
     #[serde(default)]
     pub max_plies: Option<usize>,
+    /// Adjudicate decided positions (Hex: a side that can no longer connect has lost).
+    #[serde(default)]
+    pub adjudicate_decided: bool,
     /// What a faulted game counts as.
     #[serde(default)]
     pub on_fault: OnFault,

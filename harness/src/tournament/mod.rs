@@ -86,6 +86,9 @@ pub struct MergeArgs {
     /// Folder for the merged results.
     #[arg(long)]
     pub out: PathBuf,
+    /// Merge even when games are missing (shards still running).
+    #[arg(long)]
+    pub partial: bool,
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
@@ -367,6 +370,17 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<()> {
         )
     };
     entries.sort_by_key(order);
+    let scheduled: u64 = events
+        .iter()
+        .map(|e| e.pairings().len() as u64 * e.config.games)
+        .sum();
+    let missing = scheduled - entries.len() as u64;
+    if missing > 0 && !args.partial {
+        bail!(
+            "{missing} of {scheduled} games are missing (a shard not given or not finished); \
+             add --partial to merge what is there"
+        );
+    }
     std::fs::create_dir_all(&args.out)?;
     journal::write_atomically(
         &args.out.join(CONFIG_COPY),

@@ -113,6 +113,7 @@ pub fn run_event<G: AgentGame>(
         margin: event.margin,
         stall: event.stall,
         max_plies: event.config.max_plies,
+        adjudicate_decided: event.config.adjudicate_decided,
         stop: Some(context.stop.clone()),
     };
     let options = AgentOptions {

@@ -6,6 +6,7 @@
 
 pub mod bitset;
 pub mod board;
+pub mod decided;
 pub mod geometry;
 pub mod notation;
 pub mod sgf;

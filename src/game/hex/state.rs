@@ -523,6 +523,18 @@ impl Game for Hex {
         super::notation::position_text(self)
     }
 
+    /// A side joined to both its edges by links with disjoint carriers (adjacent stones,
+    /// bridges, edge templates) has won whatever is played
+    /// ([`super::decided::virtually_connected`]).
+    fn decided_winner(&self) -> Option<Color> {
+        if self.outcome().is_some() {
+            return None;
+        }
+        Color::BOTH
+            .into_iter()
+            .find(|&color| super::decided::virtually_connected(self, color))
+    }
+
     fn from_position_text(text: &str) -> Result<Hex, ParseError> {
         super::notation::parse_position_text(text)
     }
