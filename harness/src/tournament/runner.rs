@@ -8,6 +8,7 @@ use anyhow::{anyhow, bail};
 use indicatif::ProgressBar;
 use rand::Rng as _;
 use std::collections::HashMap;
+use tmbot::game::Color;
 use tmbot::play::openings::{Book, Order};
 use tmbot::play::record::{GameRecord, Termination};
 use tmbot::play::{agent_from_spec, play_game, Agent, AgentGame, AgentOptions, GameSettings};
@@ -133,6 +134,8 @@ pub fn run_event<G: AgentGame>(
         interrupted: false,
     };
     let mut void_count: HashMap<u64, u32> = HashMap::new();
+    // Running points and games of every player, for the progress line.
+    let mut standing = vec![(0.0f64, 0u64); event.config.players.len()];
     std::thread::scope(|scope| -> anyhow::Result<()> {
         for _ in 0..workers {
             let (job_rx, result_tx) = (job_rx.clone(), result_tx.clone());
@@ -211,14 +214,24 @@ pub fn run_event<G: AgentGame>(
                     }
                     journal.append(&entry)?;
                     run.played += 1;
-                    let names = &event.config.players;
+                    let black = record.result.score_for(Color::Black).unwrap_or(0.5);
+                    for (player, score) in [(job.black, black), (job.white, 1.0 - black)] {
+                        standing[player].0 += score;
+                        standing[player].1 += 1;
+                    }
+                    let leader = (0..standing.len())
+                        .max_by(|&a, &b| {
+                            let rate = |p: usize| standing[p].0 / standing[p].1.max(1) as f64;
+                            rate(a).total_cmp(&rate(b))
+                        })
+                        .unwrap_or(0);
                     context.progress.inc(1);
                     context.progress.set_message(format!(
-                        "{}: {} {} {}",
+                        "{}: {} leads with {}/{} (this run)",
                         event.config.name,
-                        names[job.black].name(),
-                        record.result.as_str(),
-                        names[job.white].name()
+                        event.config.players[leader].name(),
+                        standing[leader].0,
+                        standing[leader].1
                     ));
                 }
             }
