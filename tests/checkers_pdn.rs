@@ -15,6 +15,10 @@ const TINSLEY: &str = concat!(
 fn tinsley() -> Option<Vec<PdnGame>> {
     if !Path::new(TINSLEY).exists() {
         eprintln!("skipping: {TINSLEY} is absent");
+        assert!(
+            std::env::var_os("TMBOT_REQUIRE_SHARED_DATA").is_none(),
+            "{TINSLEY} is absent but TMBOT_REQUIRE_SHARED_DATA is set"
+        );
         return None;
     }
     let games = read_pdn_file(Path::new(TINSLEY)).unwrap();

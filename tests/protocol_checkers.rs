@@ -263,6 +263,10 @@ fn errors_name_the_offending_part() {
 fn pdn_load_and_save_round_trip() {
     if !std::path::Path::new(TINSLEY).exists() {
         eprintln!("skipped: {TINSLEY} is absent");
+        assert!(
+            std::env::var_os("TMBOT_REQUIRE_SHARED_DATA").is_none(),
+            "{TINSLEY} is absent but TMBOT_REQUIRE_SHARED_DATA is set"
+        );
         return;
     }
     let dir = tempfile::tempdir().unwrap();

@@ -87,6 +87,10 @@ fn learns_checkers_fold_zero() {
     let path = |k: usize| std::path::PathBuf::from(format!("{dir}/fold{k}.csv"));
     if !path(0).exists() {
         eprintln!("skipping: {dir} is absent");
+        assert!(
+            std::env::var_os("TMBOT_REQUIRE_SHARED_DATA").is_none(),
+            "{dir} is absent but TMBOT_REQUIRE_SHARED_DATA is set"
+        );
         return;
     }
     let test = Dataset::read_csv(&path(0)).unwrap();

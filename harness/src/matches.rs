@@ -7,15 +7,17 @@
 use crate::stats::{self, Estimate, Penta, Wdl};
 use anyhow::{bail, Context};
 use rand::Rng as _;
-use rayon::prelude::*;
 use serde::Serialize;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 use tmbot::game::checkers::Checkers;
 use tmbot::game::hex::Hex;
 use tmbot::game::Color;
 use tmbot::play::record::Termination;
 use tmbot::play::spec::check_spec;
-use tmbot::play::{agent_from_spec, play_game, AgentGame, AgentOptions, GameSettings, TimeControl};
+use tmbot::play::{
+    agent_from_spec, play_game, Agent, AgentGame, AgentOptions, GameSettings, TimeControl,
+};
 use tmbot::rng;
 
 /// Which game is played.
@@ -84,22 +86,21 @@ struct Report {
 }
 
 /// A's score and the plies of game `index` of a series (A is Black in even games), and
-/// whether an agent faulted.
+/// whether an agent faulted. The agents are the worker's own, kept between its games.
 fn play_series_game<G: AgentGame>(
     start: &G,
+    agents: &mut [Box<dyn Agent<G>>; 2],
     args: &Args,
     settings: &GameSettings,
     index: u64,
 ) -> anyhow::Result<(f64, usize, bool)> {
-    let options = AgentOptions::default();
-    let mut a = agent_from_spec::<G>(&args.a, &options).context("player A")?;
-    let mut b = agent_from_spec::<G>(&args.b, &options).context("player B")?;
     let a_color = if index % 2 == 0 {
         Color::Black
     } else {
         Color::White
     };
     let seed = rng::substream(args.seed, index).random();
+    let [a, b] = agents;
     let record = if a_color == Color::Black {
         play_game(start, &[], [a.as_mut(), b.as_mut()], settings, seed)
     } else {
@@ -122,15 +123,41 @@ fn run_series<G: AgentGame>(start: G, args: &Args) -> anyhow::Result<Report> {
         stall: Duration::from_secs(60),
         ..GameSettings::default()
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.jobs.max(1))
-        .build()?;
-    let results: Vec<(f64, usize, bool)> = pool.install(|| {
-        (0..args.games)
-            .into_par_iter()
-            .map(|i| play_series_game(&start, args, &settings, i))
-            .collect::<anyhow::Result<Vec<_>>>()
+    // Workers take the next game index; each keeps its two agents (and external engines)
+    // for all its games. Every game is seeded by its index, so the results do not depend
+    // on which worker played it.
+    let next = AtomicU64::new(0);
+    let workers = args.jobs.clamp(1, args.games.max(1) as usize);
+    let played: Vec<Vec<(u64, (f64, usize, bool))>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                let (start, settings, next) = (&start, &settings, &next);
+                scope.spawn(move || -> anyhow::Result<Vec<(u64, (f64, usize, bool))>> {
+                    let options = AgentOptions::default();
+                    let mut agents = [
+                        agent_from_spec::<G>(&args.a, &options).context("player A")?,
+                        agent_from_spec::<G>(&args.b, &options).context("player B")?,
+                    ];
+                    let mut mine = Vec::new();
+                    loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        if index >= args.games {
+                            return Ok(mine);
+                        }
+                        let result = play_series_game(start, &mut agents, args, settings, index)?;
+                        mine.push((index, result));
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("match worker"))
+            .collect::<anyhow::Result<_>>()
     })?;
+    let mut indexed: Vec<(u64, (f64, usize, bool))> = played.into_iter().flatten().collect();
+    indexed.sort_by_key(|&(index, _)| index);
+    let results: Vec<(f64, usize, bool)> = indexed.into_iter().map(|(_, r)| r).collect();
     let mut as_black = Wdl::default();
     let mut as_white = Wdl::default();
     let mut pairs = Penta::default();

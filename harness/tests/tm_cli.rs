@@ -19,6 +19,11 @@ fn fold(i: usize) -> Option<PathBuf> {
         Some(path)
     } else {
         eprintln!("skipping: {} is absent", path.display());
+        assert!(
+            std::env::var_os("TMBOT_REQUIRE_SHARED_DATA").is_none(),
+            "{} is absent but TMBOT_REQUIRE_SHARED_DATA is set",
+            path.display()
+        );
         None
     }
 }
