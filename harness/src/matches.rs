@@ -127,6 +127,8 @@ fn run_series<G: AgentGame>(start: G, args: &Args) -> anyhow::Result<Report> {
     // for all its games. Every game is seeded by its index, so the results do not depend
     // on which worker played it.
     let next = AtomicU64::new(0);
+    let progress = crate::tournament::progress_bar(args.games, args.json);
+    let progress = &progress;
     let workers = args.jobs.clamp(1, args.games.max(1) as usize);
     let played: Vec<Vec<(u64, (f64, usize, bool))>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
@@ -145,6 +147,7 @@ fn run_series<G: AgentGame>(start: G, args: &Args) -> anyhow::Result<Report> {
                             return Ok(mine);
                         }
                         let result = play_series_game(start, &mut agents, args, settings, index)?;
+                        progress.inc(1);
                         mine.push((index, result));
                     }
                 })
@@ -155,6 +158,7 @@ fn run_series<G: AgentGame>(start: G, args: &Args) -> anyhow::Result<Report> {
             .map(|h| h.join().expect("match worker"))
             .collect::<anyhow::Result<_>>()
     })?;
+    progress.finish_and_clear();
     let mut indexed: Vec<(u64, (f64, usize, bool))> = played.into_iter().flatten().collect();
     indexed.sort_by_key(|&(index, _)| index);
     let results: Vec<(f64, usize, bool)> = indexed.into_iter().map(|(_, r)| r).collect();

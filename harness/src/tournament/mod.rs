@@ -138,8 +138,8 @@ fn check_book(event: &Event, book: &Book) -> anyhow::Result<()> {
     checked.map_err(|e| anyhow::anyhow!("event '{}': {e}", event.config.name))
 }
 
-/// The progress bar: drawn on a terminal, hidden under `--json`.
-fn progress_bar(total: u64, json: bool) -> ProgressBar {
+/// The progress bar: drawn on a terminal (standard error), hidden under `--json`.
+pub fn progress_bar(total: u64, json: bool) -> ProgressBar {
     if json {
         return ProgressBar::hidden();
     }
@@ -245,10 +245,12 @@ pub fn run_file(
     let total: u64 = plans.iter().map(|p| p.len() as u64).sum();
     let progress = progress_bar(total, args.json);
     if !done.is_empty() && !args.json {
-        progress.println(format!(
-            "resuming: {} games in the journal, {total} to play",
-            done.len()
-        ));
+        progress.suspend(|| {
+            eprintln!(
+                "resuming: {} games in the journal, {total} to play",
+                done.len()
+            )
+        });
     }
     let mut interrupted = false;
     for ((event, book), jobs) in events.iter().zip(&books).zip(plans) {
@@ -259,11 +261,13 @@ pub fn run_file(
         let mut games_at_once = concurrency;
         if args.concurrency.is_none() && concurrency * threads > cores {
             games_at_once = (cores / threads).max(1);
-            progress.println(format!(
-                "event '{}': players run {threads} threads each; {games_at_once} game(s) at \
-                 once on {cores} cores",
-                event.config.name
-            ));
+            progress.suspend(|| {
+                eprintln!(
+                    "event '{}': players run {threads} threads each; {games_at_once} game(s) \
+                     at once on {cores} cores",
+                    event.config.name
+                )
+            });
         }
         let context = RunContext {
             concurrency: games_at_once,
