@@ -1,11 +1,14 @@
-//! `arena tournament` and `arena merge` end to end: resuming after a SIGKILL and after a torn
-//! journal line, shards joined by `merge`, game records read back, refused files and folders,
-//! determinism, and colour-swapped pairs.
+//! `arena tournament` and `arena merge` end to end: resuming after a SIGKILL, a SIGINT and a
+//! torn journal line, shards joined by `merge`, game records read back, refused files and
+//! folders, determinism, colour-swapped pairs, external `tmbot` engines playing as their
+//! in-process selves, and misbehaving external engines (fake engines written as bash scripts)
+//! classified, counted as losses or voided and replayed, and never left running.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 use tmbot::game::checkers::record::parse_pdn;
 use tmbot::game::hex::sgf::SgfRecord;
 use tmbot::game::hex::SwapRule;
@@ -17,7 +20,25 @@ const CHECKERS_BOOK: &str = concat!(
     "/../openings/checkers-3move.txt"
 );
 
+/// Held for reading by every test while it runs `arena`, and for writing by the tests that
+/// check that no child of this process is left: they run alone.
+static PROCESSES: RwLock<()> = RwLock::new(());
+
+fn shared() -> RwLockReadGuard<'static, ()> {
+    PROCESSES.read().unwrap_or_else(|p| p.into_inner())
+}
+
+fn exclusive() -> RwLockWriteGuard<'static, ()> {
+    PROCESSES.write().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Runs arena to its end. Callers that hold [`exclusive`] use [`arena_alone`].
 fn arena(args: &[&str]) -> Output {
+    let _guard = shared();
+    arena_alone(args)
+}
+
+fn arena_alone(args: &[&str]) -> Output {
     Command::new(ARENA)
         .args(args)
         .stdin(Stdio::null())
@@ -180,8 +201,10 @@ struct Row {
     black: String,
     white: String,
     result: String,
+    termination: String,
     plies: usize,
     opening: String,
+    detail: String,
 }
 
 /// Splits one CSV line into fields (double-quoted fields may hold commas and `""`).
@@ -223,8 +246,10 @@ fn rows(dir: &Path) -> Vec<Row> {
                 black: f[2].clone(),
                 white: f[3].clone(),
                 result: f[4].clone(),
+                termination: f[5].clone(),
                 plies: f[6].parse().unwrap(),
                 opening: f[7].clone(),
+                detail: f[9].clone(),
             }
         })
         .collect()
@@ -300,6 +325,7 @@ fn complete_lines(path: &Path) -> usize {
 /// Returns the number of complete journal lines at the kill, or `None` when the run finished
 /// first.
 fn run_and_kill(file: &Path, out: &Path) -> Option<usize> {
+    let _guard = shared();
     let mut child = Command::new(ARENA)
         .args(["tournament", file.to_str().unwrap(), "--out"])
         .arg(out)
@@ -527,7 +553,9 @@ fn records_read_back_and_match_results() {
     pydraughts_reads(&pdn_path, &checkers);
 }
 
-/// Reads the PDN with pydraughts when it is installed.
+/// Reads the PDN with pydraughts when it is installed, replaying every game on its English
+/// checkers board: each move must be legal there, the move counts match, and a decided game
+/// ends with the winner results.csv names.
 fn pydraughts_reads(pdn: &Path, rows: &[&Row]) {
     let available = Command::new("python3")
         .args(["-c", "import draughts"])
@@ -539,10 +567,27 @@ fn pydraughts_reads(pdn: &Path, rows: &[&Row]) {
         eprintln!("skipping the pydraughts check: python3 cannot import draughts");
         return;
     }
-    let script = "import sys\n\
-        from draughts.PDN import PDNReader\n\
-        for game in PDNReader(filename=sys.argv[1]).games:\n\
-        \x20   print(game.tags.get('Round'), game.tags.get('Result'), len(game.moves))\n";
+    // Prints per game: round, result tag, moves read, and the outcome of the replay
+    // ("1-0": Black, who moves first, won; "0-1"; "1/2-1/2"; "*": not over).
+    let script = r#"import sys
+from draughts import Board, Move, BLACK, WHITE
+from draughts.PDN import PDNReader
+for game in PDNReader(filename=sys.argv[1]).games:
+    if game.variant != "english":
+        sys.exit("round %s: variant %s, not english" % (game.tags.get("Round"), game.variant))
+    board = Board(variant="english", fen=game.tags.get("FEN", "startpos"))
+    for number, text in enumerate(game.moves):
+        try:
+            move = Move(board, pdn_move=text)
+        except Exception as error:
+            sys.exit("round %s move %d '%s' is not legal: %r"
+                     % (game.tags.get("Round"), number + 1, text, error))
+        board.push(move)
+    outcome = "*"
+    if board.is_over():
+        outcome = {BLACK: "1-0", WHITE: "0-1"}.get(board.winner(), "1/2-1/2")
+    print(game.tags.get("Round"), game.tags.get("Result"), len(game.moves), outcome)
+"#;
     let out = Command::new("python3")
         .args(["-c", script])
         .arg(pdn)
@@ -554,8 +599,18 @@ fn pydraughts_reads(pdn: &Path, rows: &[&Row]) {
     assert_eq!(lines.len(), rows.len(), "pydraughts read {printed}");
     for (line, row) in lines.iter().zip(rows) {
         let fields: Vec<&str> = line.split(' ').collect();
+        assert_eq!(fields.len(), 4, "pydraughts: {line}");
         assert_eq!(fields[0], row.index.to_string(), "pydraughts: {line}");
         assert_eq!(fields[1], row.result, "pydraughts: {line}");
+        assert_eq!(fields[2], row.plies.to_string(), "pydraughts: {line}");
+        if row.result == "1/2-1/2" {
+            assert!(
+                fields[3] == "*" || fields[3] == row.result,
+                "pydraughts: a drawn game replays to {line}"
+            );
+        } else {
+            assert_eq!(fields[3], row.result, "pydraughts: {line}");
+        }
     }
 }
 
@@ -677,4 +732,434 @@ fn colour_swapped_pairs_share_their_opening() {
         let distinct: BTreeSet<_> = per_pairing[0].iter().collect();
         assert_eq!(distinct.len() as u64, games / 2, "{event}: openings repeat");
     }
+}
+
+/// The `tmbot` engine built next to `arena` (`cargo build --workspace` builds both).
+fn tmbot_binary() -> PathBuf {
+    let path = Path::new(ARENA).with_file_name("tmbot");
+    assert!(
+        path.is_file(),
+        "{} is missing: build the workspace (cargo build --workspace) first",
+        path.display()
+    );
+    path
+}
+
+/// A tournament whose players are all in process.
+const IN_PROCESS_PLAYERS: &str = r#"seed = 11
+
+[[event]]
+name = "hex5"
+game = "hex"
+size = 5
+games = 4
+openings = "hex-5.txt"
+opening_order = "shuffled"
+players = ["random", "mcts:playouts=100", "alphabeta:depth=2"]
+
+[[event]]
+name = "checkers"
+game = "checkers"
+games = 4
+max_plies = 120
+openings = "checkers.txt"
+players = ["random", "alphabeta:depth=2", "mcts:playouts=100"]
+"#;
+
+/// `IN_PROCESS_PLAYERS` with the in-process `player` of `game` (the first one in the file
+/// after its event's header) replaced by the same player run as an external `tmbot`.
+fn as_external(text: &str, game: &str, player: &str) -> String {
+    let header = format!("game = \"{game}\"");
+    let at = text.find(&header).expect("the event is in the file");
+    let (before, after) = text.split_at(at);
+    let quoted = format!("\"{player}\"");
+    assert!(after.contains(&quoted), "{player} does not play {game}");
+    let external = format!(
+        r#"{{ name = "{player}", spec = 'external:cmd="{} {game} --player {player}",seed=per-game,restart=on,startup=60s,name="{player}"' }}"#,
+        tmbot_binary().display()
+    );
+    format!("{before}{}", after.replacen(&quoted, &external, 1))
+}
+
+#[test]
+fn external_tmbot_tournament_equals_in_process() {
+    let (dir, file) = setup("inside.toml", IN_PROCESS_PLAYERS);
+    let mut text = as_external(IN_PROCESS_PLAYERS, "hex", "mcts:playouts=100");
+    text = as_external(&text, "checkers", "alphabeta:depth=2");
+    assert_eq!(text.matches("external:").count(), 2, "{text}");
+    let outside_file = dir.path().join("outside.toml");
+    std::fs::write(&outside_file, &text).unwrap();
+
+    let [inside, outside] = ["inside", "outside"].map(|n| dir.path().join(n));
+    tournament(&file, &inside, 2, &[]);
+    tournament(&outside_file, &outside, 2, &[]);
+    let rows = rows(&outside);
+    assert_eq!(rows.len(), 3 * 4 + 3 * 4);
+    assert!(
+        rows.iter().all(|r| r.termination != "DISCONNECT"
+            && r.termination != "ILLEGAL"
+            && r.termination != "STALL"),
+        "an external engine faulted: {rows:?}"
+    );
+    assert_same_outputs(&outside, &inside);
+}
+
+/// A fake HTP engine for Hex: `fake.sh MODE GOOD` answers the set-up commands, plays the
+/// first free cell for its first GOOD genmoves (counted per process), then misbehaves as
+/// MODE says. `flaky` crashes at its first genmove unless the file `started` beside the
+/// script exists, and creates it: only its very first process crashes.
+const FAKE_HTP: &str = r#"#!/bin/bash
+mode="$1"; good="${2:-0}"; genmoves=0; size=0; last=""
+here="$(dirname "$0")"
+columns=(a b c d e f g h i j k l m n o p q r s)
+declare -A taken
+reply() { echo "=$id $1"; echo; }
+while read -r line; do
+  set -- $line
+  id=""
+  if [[ "$1" =~ ^[0-9]+$ ]]; then id="$1"; shift; fi
+  command="$1"; shift
+  case "$command" in
+    protocol_version) reply 2 ;;
+    name) reply "fake-$mode" ;;
+    version) reply 0 ;;
+    known_command) reply false ;;
+    boardsize) size="$1"; taken=(); reply "" ;;
+    clear_board) taken=(); reply "" ;;
+    play) taken[$2]=1; reply "" ;;
+    quit) reply ""; exit 0 ;;
+    genmove)
+      genmoves=$((genmoves + 1))
+      if [ "$mode" = flaky ] && [ ! -e "$here/started" ]; then touch "$here/started"; exit 4; fi
+      if ((genmoves > good)); then
+        case "$mode" in
+          crash) exit 3 ;;
+          garbage) echo "no idea"; echo; continue ;;
+          hang) while read -r _; do :; done; exit 0 ;;
+          illegal) reply "$last"; continue ;;
+        esac
+      fi
+      free=""
+      for ((y = 1; y <= size; y++)); do
+        for ((x = 0; x < size; x++)); do
+          cell="${columns[$x]}$y"
+          if [ -z "${taken[$cell]}" ]; then free="$cell"; break 2; fi
+        done
+      done
+      taken[$free]=1; last="$free"; reply "$free" ;;
+    *) echo "?$id unknown command"; echo ;;
+  esac
+done
+"#;
+
+/// A tempdir holding the fake engine as `fake.sh`.
+fn fake_dir() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("fake.sh");
+    std::fs::write(&script, FAKE_HTP).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    (dir, script)
+}
+
+/// A player entry running the fake engine in `mode` after `good` good genmoves.
+fn fake_player(script: &Path, name: &str, mode: &str, good: u32) -> String {
+    format!(
+        r#"{{ name = "{name}", spec = 'external:cmd="{} {mode} {good}",protocol=htp,restart=on,startup=30s,ping=30s' }}"#,
+        script.display()
+    )
+}
+
+/// Processes whose command line mentions `dir` (the fake engines started from it).
+fn processes_from(dir: &Path) -> Vec<(u32, String)> {
+    let needle = dir.to_string_lossy().into_owned();
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if cmdline.contains(&needle) {
+            found.push((pid, cmdline));
+        }
+    }
+    found
+}
+
+/// Children of this process that are zombies (exited, never waited for).
+fn zombie_children() -> Vec<u32> {
+    let me = std::process::id();
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // pid (comm) state ppid ...: comm may hold spaces, so split after the last ')'.
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let mut fields = rest.split_whitespace();
+        let state = fields.next().unwrap_or("?");
+        let ppid: u32 = fields.next().and_then(|p| p.parse().ok()).unwrap_or(0);
+        if ppid == me && state == "Z" {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// Asserts that no fake engine started from `dir` runs and no child of this process is a
+/// zombie.
+fn assert_nothing_left(dir: &Path) {
+    assert_eq!(processes_from(dir), vec![], "fake engines left running");
+    assert_eq!(zombie_children(), Vec::<u32>::new(), "zombie children");
+}
+
+#[test]
+fn faulty_engines_are_classified_and_the_tournament_completes() {
+    let _guard = exclusive();
+    let (fakes, script) = fake_dir();
+    let players = [
+        ("crash", "crash", 2, "DISCONNECT"),
+        ("garbage", "garbage", 1, "ILLEGAL"),
+        ("hang", "hang", 1, "STALL"),
+        ("illegal", "illegal", 1, "ILLEGAL"),
+    ];
+    let entries: Vec<String> = players
+        .iter()
+        .map(|(name, mode, good, _)| fake_player(&script, name, mode, *good))
+        .collect();
+    let text = format!(
+        r#"seed = 3
+
+[[event]]
+name = "faults"
+game = "hex"
+size = 4
+format = "gauntlet"
+games = 2
+stall = "1s"
+on_fault = "loss"
+players = [
+    "random",
+    {},
+]
+"#,
+        entries.join(",\n    ")
+    );
+    let (dir, file) = setup("faults.toml", &text);
+    let out = dir.path().join("out");
+    let result = arena_alone(&[
+        "tournament",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--concurrency",
+        "2",
+        "--json",
+    ]);
+    assert!(result.status.success(), "{}", text_of(&result));
+    assert_nothing_left(fakes.path());
+
+    let rows = rows(&out);
+    assert_eq!(rows.len(), players.len() * 2);
+    for (name, _, good, termination) in players {
+        let games: Vec<&Row> = rows
+            .iter()
+            .filter(|r| r.black == name || r.white == name)
+            .collect();
+        assert_eq!(games.len(), 2, "{name}: {rows:?}");
+        for row in games {
+            assert_eq!(row.termination, termination, "{name}: {row:?}");
+            let lost = if row.black == name { "0-1" } else { "1-0" };
+            assert_eq!(row.result, lost, "{name} did not lose: {row:?}");
+            assert!(!row.detail.is_empty(), "{name}: no detail: {row:?}");
+            assert!(
+                row.plies >= 2 * good as usize - 1,
+                "{name} did not play its good moves: {row:?}"
+            );
+        }
+    }
+}
+
+/// Runs `arena tournament` on a fake engine's event alone (concurrency 1).
+fn run_alone(file: &Path, out: &Path) -> Output {
+    arena_alone(&[
+        "tournament",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--concurrency",
+        "1",
+        "--json",
+    ])
+}
+
+/// The journal at `path` as (event, index, termination) triples.
+fn journal_games(path: &Path) -> Vec<(String, u64, String)> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        text.is_empty() || text.ends_with('\n'),
+        "torn line in {path:?}"
+    );
+    text.lines()
+        .map(|line| {
+            let v: serde_json::Value =
+                serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+            (
+                v["event"].as_str().unwrap().to_string(),
+                v["index"].as_u64().unwrap(),
+                v["record"]["termination"].to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn void_games_are_replayed_then_the_run_stops() {
+    let _guard = exclusive();
+    let (fakes, script) = fake_dir();
+    let event = |players: &str| {
+        format!(
+            "seed = 5\n\n[[event]]\nname = \"void\"\ngame = \"hex\"\nsize = 4\ngames = 2\n\
+             on_fault = \"void\"\nplayers = [{players}]\n"
+        )
+    };
+
+    // Crashes at every first genmove: every game of it is void, and the first one voided
+    // twice stops the run; the games between in-process players are journaled.
+    let crasher = fake_player(&script, "crasher", "crash", 0);
+    let (dir, file) = setup(
+        "void.toml",
+        &event(&format!("\"random\", \"mcts:playouts=20\", {crasher}")),
+    );
+    let out = dir.path().join("out");
+    let result = run_alone(&file, &out);
+    assert!(!result.status.success(), "{}", text_of(&result));
+    assert_nothing_left(fakes.path());
+    let message = stderr_of(&result);
+    assert!(message.contains("void twice"), "{message}");
+    let twice = (2..6)
+        .find(|k| message.contains(&format!("game {k} of event 'void'")))
+        .unwrap_or_else(|| panic!("no crasher's game named in {message}"));
+    let voids = journal_games(&out.join("void.jsonl"));
+    assert!(voids.len() >= 2, "{voids:?}");
+    for (event, index, termination) in &voids {
+        assert_eq!(event, "void");
+        assert!((2..6).contains(index), "game {index} is not the crasher's");
+        assert_eq!(termination, "\"DISCONNECT\"", "game {index}");
+    }
+    assert_eq!(
+        voids.iter().filter(|(_, k, _)| *k == twice).count(),
+        2,
+        "game {twice} in void.jsonl: {voids:?}"
+    );
+    let journal = journal_games(&out.join("journal.jsonl"));
+    let journaled: Vec<u64> = journal.iter().map(|(_, k, _)| *k).collect();
+    assert!(!journaled.contains(&twice), "{journaled:?}");
+    assert_eq!(journaled, vec![0, 1], "the in-process games are journaled");
+
+    // Crashes in its first process only: the voided game is replayed and the run finishes.
+    let flaky = fake_player(&script, "flaky", "flaky", 0);
+    let file = dir.path().join("flaky.toml");
+    std::fs::write(&file, event(&format!("\"random\", {flaky}"))).unwrap();
+    let out = dir.path().join("flaky");
+    let result = run_alone(&file, &out);
+    assert!(result.status.success(), "{}", text_of(&result));
+    assert!(
+        fakes.path().join("started").exists(),
+        "the flaky fake never started"
+    );
+    assert_nothing_left(fakes.path());
+    let voids = journal_games(&out.join("void.jsonl"));
+    assert_eq!(voids.len(), 1, "{voids:?}");
+    assert_eq!(voids[0].2, "\"DISCONNECT\"");
+    let mut journaled: Vec<u64> = journal_games(&out.join("journal.jsonl"))
+        .iter()
+        .map(|(_, k, _)| *k)
+        .collect();
+    assert!(
+        journaled.contains(&voids[0].1),
+        "the void game was not replayed"
+    );
+    journaled.sort_unstable();
+    assert_eq!(journaled, vec![0, 1], "each game once");
+    assert!(rows(&out).iter().all(|r| r.termination == "NORMAL"));
+}
+
+/// Starts the big tournament into `out` and sends it SIGINT once a few games are journaled.
+/// Returns the exit and the complete journal lines at the signal, or `None` when the run
+/// finished first.
+fn run_and_interrupt(file: &Path, out: &Path) -> Option<(Output, usize)> {
+    let _guard = shared();
+    let mut child = Command::new(ARENA)
+        .args(["tournament", file.to_str().unwrap(), "--out"])
+        .arg(out)
+        .args(["--concurrency", "2", "--json"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("arena starts");
+    let journal = out.join("journal.jsonl");
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            child.wait_with_output().unwrap();
+            return None;
+        }
+        let lines = complete_lines(&journal);
+        if (3..BIG_TOTAL).contains(&lines) {
+            let sent = Command::new("kill")
+                .args(["-INT", &child.id().to_string()])
+                .status()
+                .expect("kill runs");
+            assert!(sent.success());
+            return Some((child.wait_with_output().unwrap(), lines));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+}
+
+#[test]
+fn interrupted_by_sigint_resumes() {
+    let mut attempt = None;
+    for scale in [1, 3, 9] {
+        let (dir, file) = setup("big.toml", &big_file(scale));
+        let stopped = dir.path().join("stopped");
+        match run_and_interrupt(&file, &stopped) {
+            Some((output, lines)) => {
+                attempt = Some((dir, file, stopped, output, lines));
+                break;
+            }
+            None => eprintln!("the run at scale {scale} finished before SIGINT; enlarging"),
+        }
+    }
+    let Some((dir, file, stopped, output, lines)) = attempt else {
+        panic!("every run finished before SIGINT: enlarge big_file's workload");
+    };
+    assert!(!output.status.success(), "{}", text_of(&output));
+    assert!(
+        stderr_of(&output).contains("--resume"),
+        "{}",
+        text_of(&output)
+    );
+    let journaled = journal_keys(&stopped).len();
+    eprintln!("interrupted with {lines} games journaled, {journaled} at exit of {BIG_TOTAL}");
+    assert!(journaled >= lines, "journal lines were lost");
+    assert!(
+        journaled < BIG_TOTAL,
+        "the interrupted run played every game"
+    );
+
+    let whole = dir.path().join("whole");
+    tournament(&file, &whole, 2, &[]);
+    tournament(&file, &stopped, 2, &["--resume"]);
+    assert_same_games(&stopped, &whole);
+    assert_same_outputs(&stopped, &whole);
 }
