@@ -85,15 +85,28 @@ struct Report {
     average_plies: f64,
 }
 
-/// A's score and the plies of game `index` of a series (A is Black in even games), and
-/// whether an agent faulted. The agents are the worker's own, kept between its games.
+/// What one game of a series came to.
+#[derive(Clone, Copy, Debug)]
+struct SeriesGame {
+    /// The game's index in the series.
+    index: u64,
+    /// A's score.
+    score: f64,
+    /// Plies played.
+    plies: usize,
+    /// True when an agent faulted.
+    fault: bool,
+}
+
+/// Plays game `index` of a series (A is Black in even games) with the worker's agents, kept
+/// between its games.
 fn play_series_game<G: AgentGame>(
     start: &G,
     agents: &mut [Box<dyn Agent<G>>; 2],
     args: &Args,
     settings: &GameSettings,
     index: u64,
-) -> anyhow::Result<(f64, usize, bool)> {
+) -> anyhow::Result<SeriesGame> {
     let a_color = if index % 2 == 0 {
         Color::Black
     } else {
@@ -109,8 +122,12 @@ fn play_series_game<G: AgentGame>(
     if record.termination == Termination::Interrupt {
         bail!("game {index} was interrupted");
     }
-    let score = record.result.score_for(a_color).unwrap_or(0.5);
-    Ok((score, record.plies(), record.termination.is_fault()))
+    Ok(SeriesGame {
+        index,
+        score: record.result.score_for(a_color).unwrap_or(0.5),
+        plies: record.plies(),
+        fault: record.termination.is_fault(),
+    })
 }
 
 fn run_series<G: AgentGame>(start: G, args: &Args) -> anyhow::Result<Report> {
@@ -130,11 +147,11 @@ fn run_series<G: AgentGame>(start: G, args: &Args) -> anyhow::Result<Report> {
     let progress = crate::tournament::progress_bar(args.games, args.json);
     let progress = &progress;
     let workers = args.jobs.clamp(1, args.games.max(1) as usize);
-    let played: Vec<Vec<(u64, (f64, usize, bool))>> = std::thread::scope(|scope| {
+    let played: Vec<Vec<SeriesGame>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
                 let (start, settings, next) = (&start, &settings, &next);
-                scope.spawn(move || -> anyhow::Result<Vec<(u64, (f64, usize, bool))>> {
+                scope.spawn(move || -> anyhow::Result<Vec<SeriesGame>> {
                     let options = AgentOptions::default();
                     let mut agents = [
                         agent_from_spec::<G>(&args.a, &options).context("player A")?,
@@ -146,9 +163,8 @@ fn run_series<G: AgentGame>(start: G, args: &Args) -> anyhow::Result<Report> {
                         if index >= args.games {
                             return Ok(mine);
                         }
-                        let result = play_series_game(start, &mut agents, args, settings, index)?;
+                        mine.push(play_series_game(start, &mut agents, args, settings, index)?);
                         progress.inc(1);
-                        mine.push((index, result));
                     }
                 })
             })
@@ -159,24 +175,23 @@ fn run_series<G: AgentGame>(start: G, args: &Args) -> anyhow::Result<Report> {
             .collect::<anyhow::Result<_>>()
     })?;
     progress.finish_and_clear();
-    let mut indexed: Vec<(u64, (f64, usize, bool))> = played.into_iter().flatten().collect();
-    indexed.sort_by_key(|&(index, _)| index);
-    let results: Vec<(f64, usize, bool)> = indexed.into_iter().map(|(_, r)| r).collect();
+    let mut results: Vec<SeriesGame> = played.into_iter().flatten().collect();
+    results.sort_by_key(|g| g.index);
     let mut as_black = Wdl::default();
     let mut as_white = Wdl::default();
     let mut pairs = Penta::default();
-    for (index, &(score, _, _)) in results.iter().enumerate() {
+    for (index, game) in results.iter().enumerate() {
         if index % 2 == 0 {
-            as_black.add(score);
-            if let Some(&(second, _, _)) = results.get(index + 1) {
-                pairs.add_pair(score, second);
+            as_black.add(game.score);
+            if let Some(second) = results.get(index + 1) {
+                pairs.add_pair(game.score, second.score);
             }
         } else {
-            as_white.add(score);
+            as_white.add(game.score);
         }
     }
     let total = as_black.merged(&as_white);
-    let plies: usize = results.iter().map(|r| r.1).sum();
+    let plies: usize = results.iter().map(|g| g.plies).sum();
     Ok(Report {
         game: args.game,
         size: matches!(args.game, GameKind::Hex).then_some(args.size),
@@ -191,7 +206,7 @@ fn run_series<G: AgentGame>(start: G, args: &Args) -> anyhow::Result<Report> {
         pairs,
         trinomial: stats::trinomial(&total),
         pentanomial: (pairs.pairs() > 0).then(|| stats::pentanomial(&pairs)),
-        faults: results.iter().filter(|r| r.2).count() as u64,
+        faults: results.iter().filter(|g| g.fault).count() as u64,
         average_plies: plies as f64 / results.len().max(1) as f64,
     })
 }

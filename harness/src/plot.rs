@@ -71,20 +71,21 @@ fn scale(domain: (f64, f64), range: (f64, f64)) -> impl Fn(f64) -> f64 {
     move |v| range.0 + (v - domain.0) / (domain.1 - domain.0) * (range.1 - range.0)
 }
 
-/// The opening of an SVG document of `height` pixels with a white background and `title`.
-fn header(svg: &mut String, height: f64, title: &str) {
+/// The opening of an SVG document of `width` x `height` pixels with a white background and
+/// `title`.
+fn header(svg: &mut String, width: f64, height: f64, title: &str) {
     let _ = writeln!(
         svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}" font-family="sans-serif" font-size="12">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">"#
     );
     let _ = writeln!(
         svg,
-        r#"<rect width="{WIDTH}" height="{height}" fill="white"/>"#
+        r#"<rect width="{width}" height="{height}" fill="white"/>"#
     );
     let _ = writeln!(
         svg,
         r#"<text x="{:.1}" y="22" text-anchor="middle" font-size="15" font-weight="bold">{}</text>"#,
-        WIDTH / 2.0,
+        width / 2.0,
         escape(title)
     );
 }
@@ -106,7 +107,11 @@ pub fn rating_chart(title: &str, rows: &[(String, f64, f64)]) -> String {
         .collect();
     rows.sort_by(|a, b| b.1.total_cmp(&a.1));
 
-    let (left, right, top, row_height) = (170.0, WIDTH - 130.0, 44.0, 22.0);
+    // Room on the left for the longest name (about 7 pixels a character at 12 px).
+    let longest = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0) as f64;
+    let left = (7.0 * longest + 16.0).max(170.0);
+    let width = left + WIDTH - 170.0;
+    let (right, top, row_height) = (width - 130.0, 44.0, 22.0);
     let bottom = top + row_height * rows.len().max(1) as f64;
     let height = bottom + 40.0;
     let low = rows.iter().map(|r| r.1 - r.2).fold(0.0, f64::min);
@@ -117,7 +122,7 @@ pub fn rating_chart(title: &str, rows: &[(String, f64, f64)]) -> String {
     let x = scale((low, high), (left, right));
 
     let mut svg = String::new();
-    header(&mut svg, height, title);
+    header(&mut svg, width, height, title);
     // Axis, ticks and grid.
     let (tick_values, decimals) = ticks(low, high);
     let _ = writeln!(
@@ -226,13 +231,20 @@ pub fn score_chart(title: &str, series: &[(String, Vec<(f64, f64)>)], y_label: &
     let pad = (y_high - y_low) * 0.05;
     let (y_low, y_high) = (y_low - pad, y_high + pad);
 
-    let (left, right, top, bottom) = (70.0, WIDTH - 170.0, 40.0, 380.0);
+    // Room on the right for the legend's longest name (about 7 pixels a character).
+    let longest = series
+        .iter()
+        .map(|(n, _)| n.chars().count())
+        .max()
+        .unwrap_or(0) as f64;
+    let width = WIDTH - 170.0 + (7.0 * longest + 40.0).max(170.0);
+    let (left, right, top, bottom) = (70.0, width - (7.0 * longest + 40.0).max(170.0), 40.0, 380.0);
     let height = bottom + 45.0;
     let x = scale((x_low, x_high), (left, right));
     let y = scale((y_low, y_high), (bottom, top));
 
     let mut svg = String::new();
-    header(&mut svg, height, title);
+    header(&mut svg, width, height, title);
     // Axes, ticks and grid.
     let _ = writeln!(
         svg,

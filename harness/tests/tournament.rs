@@ -321,43 +321,15 @@ fn complete_lines(path: &Path) -> usize {
     std::fs::read(path).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count())
 }
 
-/// Starts the big tournament into `out` and SIGKILLs it once a few games are journaled.
-/// Returns the number of complete journal lines at the kill, or `None` when the run finished
-/// first.
-fn run_and_kill(file: &Path, out: &Path) -> Option<usize> {
-    let _guard = shared();
-    let mut child = Command::new(ARENA)
-        .args(["tournament", file.to_str().unwrap(), "--out"])
-        .arg(out)
-        .args(["--concurrency", "2", "--json"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("arena starts");
-    let journal = out.join("journal.jsonl");
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            return None;
-        }
-        let lines = complete_lines(&journal);
-        if (3..BIG_TOTAL).contains(&lines) {
-            child.kill().unwrap();
-            child.wait().unwrap();
-            return Some(complete_lines(&journal));
-        }
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    }
-}
-
 #[test]
 fn resume_after_sigkill_equals_uninterrupted_run() {
     let mut attempt = None;
     for scale in [1, 3, 9] {
         let (dir, file) = setup("big.toml", &big_file(scale));
         let killed = dir.path().join("killed");
-        match run_and_kill(&file, &killed) {
-            Some(lines) => {
+        match run_and_signal(&file, &killed, "KILL") {
+            Some(_) => {
+                let lines = complete_lines(&killed.join("journal.jsonl"));
                 attempt = Some((dir, file, killed, lines));
                 break;
             }
@@ -1093,10 +1065,10 @@ fn void_games_are_replayed_then_the_run_stops() {
     assert!(rows(&out).iter().all(|r| r.termination == "NORMAL"));
 }
 
-/// Starts the big tournament into `out` and sends it SIGINT once a few games are journaled.
-/// Returns the exit and the complete journal lines at the signal, or `None` when the run
-/// finished first.
-fn run_and_interrupt(file: &Path, out: &Path) -> Option<(Output, usize)> {
+/// Starts the big tournament into `out` and sends it `signal` (`KILL`, `INT`) once a few
+/// games are journaled. Returns the exit and the complete journal lines at the signal, or
+/// `None` when the run finished first.
+fn run_and_signal(file: &Path, out: &Path, signal: &str) -> Option<(Output, usize)> {
     let _guard = shared();
     let mut child = Command::new(ARENA)
         .args(["tournament", file.to_str().unwrap(), "--out"])
@@ -1116,7 +1088,7 @@ fn run_and_interrupt(file: &Path, out: &Path) -> Option<(Output, usize)> {
         let lines = complete_lines(&journal);
         if (3..BIG_TOTAL).contains(&lines) {
             let sent = Command::new("kill")
-                .args(["-INT", &child.id().to_string()])
+                .args([&format!("-{signal}"), &child.id().to_string()])
                 .status()
                 .expect("kill runs");
             assert!(sent.success());
@@ -1132,7 +1104,7 @@ fn interrupted_by_sigint_resumes() {
     for scale in [1, 3, 9] {
         let (dir, file) = setup("big.toml", &big_file(scale));
         let stopped = dir.path().join("stopped");
-        match run_and_interrupt(&file, &stopped) {
+        match run_and_signal(&file, &stopped, "INT") {
             Some((output, lines)) => {
                 attempt = Some((dir, file, stopped, output, lines));
                 break;

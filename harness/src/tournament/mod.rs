@@ -13,12 +13,11 @@ use config::{Event, GameName, TournamentFile};
 use indicatif::{ProgressBar, ProgressStyle};
 use journal::{Entry, Journal};
 use report::EventSummary;
-use runner::{run_event, schedule, Job, RunContext};
+use runner::{run_event, schedule, Job, Plan, RunContext};
 use std::path::{Path, PathBuf};
 use tmbot::game::checkers::Checkers;
 use tmbot::game::hex::Hex;
 use tmbot::play::openings::Book;
-use tmbot::play::AgentGame;
 use tmbot::player::spec::Spec;
 use tmbot::stop::StopFlag;
 
@@ -269,54 +268,33 @@ pub fn run_file(
                 )
             });
         }
-        let context = RunContext {
+        let mut context = RunContext {
             concurrency: games_at_once,
             stop: stop.clone(),
             progress: &progress,
+            journal: &mut journal,
+            voids: &mut voids,
+        };
+        let plan = Plan {
+            event,
+            book: book.as_ref(),
+            jobs,
         };
         let run = match event.config.game {
             GameName::Hex => {
                 let size = event.config.size.unwrap_or(11);
                 let start = Hex::new(size, size).map_err(|e| anyhow::anyhow!("size: {e}"))?;
-                play_event(
-                    &start,
-                    event,
-                    book.as_ref(),
-                    jobs,
-                    &context,
-                    &mut journal,
-                    &mut voids,
-                )
+                run_event(&start, plan, &mut context)
             }
-            GameName::Checkers => play_event(
-                &Checkers::new(),
-                event,
-                book.as_ref(),
-                jobs,
-                &context,
-                &mut journal,
-                &mut voids,
-            ),
-        }?;
+            GameName::Checkers => run_event(&Checkers::new(), plan, &mut context),
+        }
+        .with_context(|| format!("event '{}'", event.config.name))?;
         interrupted |= run.interrupted;
     }
     progress.finish_and_clear();
     let (entries, _) = journal::read(&args.out.join(JOURNAL))?;
     let summaries = report::write_outputs(&args.out, &events, &entries)?;
     Ok((summaries, interrupted))
-}
-
-fn play_event<G: AgentGame>(
-    start: &G,
-    event: &Event,
-    book: Option<&Book>,
-    jobs: Vec<Job>,
-    context: &RunContext<'_>,
-    journal: &mut Journal,
-    voids: &mut Journal,
-) -> anyhow::Result<runner::EventRun> {
-    run_event(start, event, book, jobs, context, journal, voids)
-        .with_context(|| format!("event '{}'", event.config.name))
 }
 
 fn print_summaries(summaries: &[EventSummary], out: &Path, json: bool) -> anyhow::Result<()> {

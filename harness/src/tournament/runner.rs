@@ -67,7 +67,7 @@ pub fn schedule(event: &Event, book: Option<&Book>, seed: u64) -> Vec<Job> {
     jobs
 }
 
-/// How an event is run.
+/// How an event is run and where its games go.
 pub struct RunContext<'a> {
     /// Games at once.
     pub concurrency: usize,
@@ -75,6 +75,20 @@ pub struct RunContext<'a> {
     pub stop: StopFlag,
     /// Progress display.
     pub progress: &'a ProgressBar,
+    /// The results journal.
+    pub journal: &'a mut Journal,
+    /// The journal of void games.
+    pub voids: &'a mut Journal,
+}
+
+/// The games of an event to play now.
+pub struct Plan<'a> {
+    /// The event.
+    pub event: &'a Event,
+    /// Its opening book.
+    pub book: Option<&'a Book>,
+    /// The games (those of this shard not in the journal yet).
+    pub jobs: Vec<Job>,
 }
 
 /// What a worker hands back for a job.
@@ -92,16 +106,13 @@ pub struct EventRun {
     pub interrupted: bool,
 }
 
-/// Plays `jobs` of `event` from `start`, journaling each finished game.
+/// Plays the games of `plan` from `start`, journaling each finished game.
 pub fn run_event<G: AgentGame>(
     start: &G,
-    event: &Event,
-    book: Option<&Book>,
-    jobs: Vec<Job>,
-    context: &RunContext<'_>,
-    journal: &mut Journal,
-    voids: &mut Journal,
+    plan: Plan<'_>,
+    context: &mut RunContext<'_>,
 ) -> anyhow::Result<EventRun> {
+    let Plan { event, book, jobs } = plan;
     let openings: Vec<Vec<G::Move>> = match book {
         Some(book) => (0..book.len())
             .map(|i| book.apply(i, start).map(|(_, moves)| moves))
@@ -197,7 +208,7 @@ pub fn run_event<G: AgentGame>(
                             Termination::Disconnect | Termination::Stall
                         );
                     if void {
-                        voids.append(&entry)?;
+                        context.voids.append(&entry)?;
                         let count = void_count.entry(job.index).or_default();
                         *count += 1;
                         if *count >= 2 {
@@ -212,7 +223,7 @@ pub fn run_event<G: AgentGame>(
                         }
                         continue;
                     }
-                    journal.append(&entry)?;
+                    context.journal.append(&entry)?;
                     run.played += 1;
                     let black = record.result.score_for(Color::Black).unwrap_or(0.5);
                     for (player, score) in [(job.black, black), (job.white, 1.0 - black)] {
