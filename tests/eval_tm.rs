@@ -222,7 +222,6 @@ fn a_checkers_model_plugs_into_every_search_by_spec() {
 
 #[test]
 fn a_convolutional_checkers_model_evaluates_positions() {
-    use tmbot::features::patches::PatchGrid;
     use tmbot::tm::conv::ConvTm;
     // Label: does Black have a king anywhere? A pattern with no fixed square.
     let mut rng = seeded(11);
@@ -252,7 +251,12 @@ fn a_convolutional_checkers_model_evaluates_positions() {
         seed: 2,
         ..Params::default()
     };
-    let mut machine = ConvTm::new(params, PatchGrid::checkers(2).unwrap(), 2).unwrap();
+    let mut machine = ConvTm::new(
+        params,
+        tmbot::features::checkers_planes::patch_grid(2).unwrap(),
+        2,
+    )
+    .unwrap();
     for _ in 0..10 {
         machine.fit_epoch(&data);
     }

@@ -2,9 +2,9 @@
 //! patch, position-free learning, clause and literal drops, and the checkers folds.
 
 use rand::RngCore;
-use tmbot::features::patches::PatchGrid;
 use tmbot::rng::seeded;
 use tmbot::tm::literals::LiteralLayout;
+use tmbot::tm::patches::PatchGrid;
 use tmbot::tm::{ConvTm, Dataset, Params};
 
 /// A 3 x 3 one-plane board, window 2: patch features are the 4 window cells, `x>0`, `y>0`.

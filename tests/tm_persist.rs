@@ -2,8 +2,8 @@
 //! damaged, truncated or foreign files.
 
 use rand::RngCore;
-use tmbot::features::patches::PatchGrid;
 use tmbot::rng::seeded;
+use tmbot::tm::patches::PatchGrid;
 use tmbot::tm::persist::{
     export_compiled, inference_bytes, load_inference, read_inference, save_inference, Machine,
     ModelError, SavedModel,

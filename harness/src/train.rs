@@ -8,8 +8,7 @@
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use tmbot::features::patches::PatchGrid;
-use tmbot::features::{read_dataset, Encoder};
+use tmbot::features::{checkers_planes, read_dataset, Encoder};
 use tmbot::rng;
 use tmbot::tm::adaptive::AdaptiveEpochs;
 use tmbot::tm::metrics::Confusion;
@@ -123,7 +122,7 @@ impl ModelArgs {
                     "--model conv needs a board encoder (checkers-planes), got {}",
                     encoder.name()
                 );
-                let grid = PatchGrid::checkers(self.window)
+                let grid = checkers_planes::patch_grid(self.window)
                     .map_err(|e| anyhow::anyhow!("--window: {e}"))?;
                 ConvTm::new(self.params(), grid, classes).map(Machine::Conv)
             }

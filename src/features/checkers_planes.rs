@@ -1,11 +1,28 @@
 //! Seed 001's checkers encoding: 4 planes x 32 squares (standard numbering 1..32): black
 //! men, black kings, white men, white kings — the 128 columns of the thesis datasets.
+//!
+//! Seen as a board, each plane is 4 x 8 cells: square `i` (counted from 0) is at
+//! `x = i % 4`, `y = i / 4`, so the columns are exactly a [`PatchGrid`]'s input features.
+
+use crate::tm::patches::PatchGrid;
 
 /// The plane prefixes, in column order.
 pub const PLANES: [&str; 4] = ["BM", "BK", "WM", "WK"];
 
 /// Number of features.
 pub const FEATURES: usize = 128;
+
+/// Cells per row of a plane seen as a board (the playable squares of a row).
+pub const WIDTH: usize = 4;
+
+/// Rows of a plane seen as a board.
+pub const HEIGHT: usize = 8;
+
+/// The convolution geometry of these planes: a [`WIDTH`] x [`HEIGHT`] board of 4 planes cut
+/// into `window` x `window` patches (an error when the window does not fit).
+pub fn patch_grid(window: usize) -> Result<PatchGrid, String> {
+    PatchGrid::new(WIDTH, HEIGHT, PLANES.len(), window)
+}
 
 /// The feature names `BM_1` .. `WK_32`.
 pub fn feature_names() -> Vec<String> {
@@ -52,5 +69,15 @@ mod tests {
         assert!(f[0] == 1 && f[33] == 1 && f[127] == 1);
         assert!(encode(&[5; 32]).is_err());
         assert!(encode(&[0; 31]).is_err());
+    }
+
+    #[test]
+    fn the_planes_fill_a_patch_grid() {
+        let g = patch_grid(2).unwrap();
+        assert_eq!(g.input_features(), FEATURES);
+        assert_eq!(g.patches(), 3 * 7);
+        assert_eq!(g.patch_features(), 16 + 2 + 6);
+        assert!(patch_grid(5).is_err());
+        assert!(patch_grid(0).is_err());
     }
 }

@@ -4,14 +4,13 @@
 //! share one definition:
 //! - [`hex_connection`]: seed 000's Hex symbols: cell occupancy `B_x_y` / `R_x_y` and
 //!   same-group pairs `CB_x0_y0_x1_y1` / `CR_...` (N^2(N^2+1) features);
-//! - [`checkers_planes`]: seed 001's 4 planes x 32 squares of English checkers;
-//! - [`patches`]: convolution windows of a board of bit planes, with position bits.
+//! - [`checkers_planes`]: seed 001's 4 planes x 32 squares of English checkers, and their
+//!   convolution geometry (a [`crate::tm::patches::PatchGrid`]).
 //!
 //! [`Encoder`] names them for the command line and for model files.
 
 pub mod checkers_planes;
 pub mod hex_connection;
-pub mod patches;
 
 /// The feature encoders a dataset or a model can name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,5 +1,5 @@
 //! The convolutional Tsetlin Machine (seed 001's variant): each sample is a set of patches
-//! (see [`crate::features::patches`]); a clause is true for a sample when it matches ANY of
+//! (see [`crate::tm::patches`]); a clause is true for a sample when it matches ANY of
 //! its patches. Learning gives a clause the feedback of the per-class machine computed on
 //! one matching patch drawn at random (Type Ib when none matches). Class sums, clause
 //! polarity (even clauses for, odd against), integer weights, boost, the literal budget and
@@ -9,13 +9,13 @@
 //! (`rng::substream(seed, 0)`); class c's clauses draw from `rng::substream(seed, c + 1)`.
 //! The two classes updated by a sample run in parallel, each on its own stream.
 
-use crate::features::patches::PatchGrid;
 use crate::rng::{self, Rng, WideRng};
 use crate::tm::bank::{ClauseBank, FeedbackScratch, TypeI};
 use crate::tm::data::Dataset;
 use crate::tm::literals::LiteralLayout;
 use crate::tm::multiclass::{adjust_weight, argmax, included_literals, shuffled, MultiClassTm};
 use crate::tm::params::Params;
+use crate::tm::patches::PatchGrid;
 use crate::tm::sampler::SubsetSampler;
 use rand::Rng as _;
 use rayon::prelude::*;

@@ -7,6 +7,7 @@
 //! - [`params`], hyper-parameters;
 //! - [`multiclass`], the per-class machine (parallel, reproducible per seed);
 //! - [`lockstep`], worker threads that train one machine a sample at a time;
+//! - [`patches`], a generic board of bit planes cut into square windows with position bits;
 //! - [`conv`], the convolutional machine (a clause fires when it matches any patch);
 //! - [`coalesced`], one clause pool shared by all classes with signed per-class weights;
 //! - [`inference`], batched class sums from exported include masks;
@@ -27,6 +28,7 @@ pub(crate) mod lockstep;
 pub mod metrics;
 pub mod multiclass;
 pub mod params;
+pub mod patches;
 pub mod persist;
 pub mod sampler;
 

@@ -17,7 +17,6 @@
 //! one signed weight per class (i32), and the same checksum. [`read_inference`] turns it
 //! into an [`InferenceModel`].
 
-use crate::features::patches::PatchGrid;
 use crate::tm::bank::ClauseBank;
 use crate::tm::coalesced::CoalescedTm;
 use crate::tm::conv::ConvTm;
@@ -25,6 +24,7 @@ use crate::tm::data::Dataset;
 use crate::tm::inference::{CompiledClause, InferenceModel};
 use crate::tm::multiclass::MultiClassTm;
 use crate::tm::params::Params;
+use crate::tm::patches::PatchGrid;
 use std::borrow::Cow;
 use std::path::Path;
 

@@ -4,8 +4,8 @@
 //! codes of its position: `x > k` for `k` in `0..positions_x - 1`, then `y > k`.
 //!
 //! Input features are plane-major, then row-major cells: feature `p * width * height +
-//! y * width + x`. Seed 001's checkers planes are 4 planes of a 4 x 8 board (square `i`,
-//! counted from 0, is at `x = i % 4`, `y = i / 4`).
+//! y * width + x`. The grid is generic: what the planes and cells mean is the business of
+//! the encoder that fills them.
 
 use crate::tm::literals::LiteralLayout;
 
@@ -42,12 +42,6 @@ impl PatchGrid {
             planes,
             window,
         })
-    }
-
-    /// Seed 001's checkers board: 4 x 8 cells, 4 planes (black men, black kings, white men,
-    /// white kings).
-    pub fn checkers(window: usize) -> Result<Self, String> {
-        PatchGrid::new(4, 8, 4, window)
     }
 
     /// Features of one input board.
@@ -128,14 +122,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn checkers_geometry() {
-        let g = PatchGrid::checkers(2).unwrap();
+    fn geometry_and_bad_windows() {
+        let g = PatchGrid::new(4, 8, 4, 2).unwrap();
         assert_eq!(g.input_features(), 128);
         assert_eq!(g.patches(), 3 * 7);
         assert_eq!(g.patch_features(), 16 + 2 + 6);
         assert_eq!(g.patch_feature_names().len(), g.patch_features());
-        assert!(PatchGrid::checkers(5).is_err());
-        assert!(PatchGrid::checkers(0).is_err());
+        assert!(PatchGrid::new(4, 8, 4, 5).is_err());
+        assert!(PatchGrid::new(4, 8, 4, 0).is_err());
+        assert!(PatchGrid::new(0, 8, 4, 2).is_err());
     }
 
     #[test]
