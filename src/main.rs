@@ -11,6 +11,9 @@ use tmbot::protocol::engine::{Engine, ProtocolGame};
 use tmbot::protocol::registry::Registry;
 use tmbot::protocol::{checkers, htp, session};
 
+/// Hex board size when `--size` is not given.
+const DEFAULT_HEX_SIZE: usize = 11;
+
 /// Which game (and so which protocol) to speak.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum GameKind {
@@ -33,9 +36,10 @@ struct Cli {
     /// Seed of every random choice (the same seed and commands give the same answers).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Hex board size at start-up (changed later with `boardsize`).
-    #[arg(long, default_value_t = 11)]
-    size: usize,
+    /// Hex board size at start-up (default 11; changed later with `boardsize`). Hex only:
+    /// checkers has no size.
+    #[arg(long)]
+    size: Option<usize>,
     /// Print every player and evaluator with its options, then exit.
     #[arg(long)]
     list_players: bool,
@@ -43,7 +47,7 @@ struct Cli {
 
 fn serve<G: ProtocolGame>(game: G, registry: Registry<Engine<G>>, cli: &Cli) -> ExitCode {
     if cli.list_players {
-        print!("{}", list_players::<G>());
+        print!("{}", list_players::<G>(G::DEFAULT_PLAYER));
         return ExitCode::SUCCESS;
     }
     let spec = cli.player.as_deref().unwrap_or(G::DEFAULT_PLAYER);
@@ -80,13 +84,25 @@ fn serve<G: ProtocolGame>(game: G, registry: Registry<Engine<G>>, cli: &Cli) -> 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.game {
-        GameKind::Hex => match Hex::new(cli.size, cli.size) {
-            Ok(game) => serve(game, htp::registry(), &cli),
-            Err(err) => {
-                eprintln!("tmbot: --size: {err}");
+        GameKind::Hex => {
+            let size = cli.size.unwrap_or(DEFAULT_HEX_SIZE);
+            match Hex::new(size, size) {
+                Ok(game) => serve(game, htp::registry(), &cli),
+                Err(err) => {
+                    eprintln!("tmbot: --size: {err}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        GameKind::Checkers => match cli.size {
+            Some(size) => {
+                eprintln!(
+                    "tmbot: --size {size}: checkers is always played on the 8 x 8 board; \
+                     --size is for hex only"
+                );
                 ExitCode::from(2)
             }
+            None => serve(Checkers::new(), checkers::registry(), &cli),
         },
-        GameKind::Checkers => serve(Checkers::new(), checkers::registry(), &cli),
     }
 }

@@ -334,3 +334,34 @@ fn every_listed_command_is_known_and_tested_here() {
     }
     assert_eq!(run_engine(&ENGINE, "known_command fly\n"), "= false\n\n");
 }
+
+#[test]
+fn the_listed_default_player_is_the_one_that_plays() {
+    let listing = run_engine(&["checkers", "--list-players"], "");
+    let default = listing
+        .lines()
+        .next()
+        .and_then(|line| line.strip_prefix("Default player (without --player): "))
+        .unwrap_or_else(|| panic!("no default in the listing:\n{listing}"));
+    assert!(default.starts_with("alphabeta"), "{default}");
+    let own = run_engine(&["checkers"], "get player\n");
+    assert_eq!(own, format!("= {default}\n\n"));
+    let named = run_engine(&["checkers", "--player", default], "get player\n");
+    assert_eq!(named, own);
+}
+
+#[test]
+fn size_is_refused_for_checkers() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tmbot"))
+        .args(["checkers", "--size", "5"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("--size") && stderr.contains("hex only"),
+        "{stderr}"
+    );
+}

@@ -329,9 +329,11 @@ fn positive<T: std::str::FromStr + PartialOrd + Default>(text: &str) -> Result<T
     }
 }
 
-/// A readable list of every player, option and evaluator of game `G` (for `--list-players`).
-pub fn list_players<G: EvalGame>() -> String {
-    let mut text = String::from("Players (spec: name[:option=value,...]):\n");
+/// A readable list of every player, option and evaluator of game `G` (for `--list-players`),
+/// headed by `default_player`, the spec used when none is given.
+pub fn list_players<G: EvalGame>(default_player: &str) -> String {
+    let mut text = format!("Default player (without --player): {default_player}\n");
+    text.push_str("Players (spec: name[:option=value,...]):\n");
     for kind in PLAYERS {
         text.push_str(&format!("  {:<10} {}\n", kind.name, kind.doc));
         for (option, doc) in kind.options {
@@ -393,7 +395,8 @@ mod tests {
 
     #[test]
     fn the_listing_names_every_player_and_option() {
-        let text = list_players::<TicTacToe>();
+        let text = list_players::<TicTacToe>("random");
+        assert!(text.starts_with("Default player (without --player): random\n"));
         for kind in PLAYERS {
             assert!(text.contains(kind.name));
             for (option, _) in kind.options {
