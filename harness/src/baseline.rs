@@ -180,11 +180,11 @@ fn report_random(summary: &EventSummary, args: &Args) -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         println!(
-            "{} against random, {} games (half as first player):\n  as first:  {} wins {} \
+            "{} against random, {} (half as first player):\n  as first:  {} wins {} \
              losses {} draws\n  as second: {} wins {} losses {} draws\n  win rate {:.4} (95% \
              interval {:.4} .. {:.4})",
             report.player,
-            report.games,
+            crate::plural::games(report.games),
             report.as_first.wins,
             report.as_first.losses,
             report.as_first.draws,

@@ -8,6 +8,7 @@ mod export;
 mod matches;
 mod perft;
 mod plot;
+mod plural;
 mod replay;
 mod showcase;
 mod sprt;

@@ -250,9 +250,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     println!("A = {}\nB = {}", report.a, report.b);
     println!(
-        "{} {}, seed {}, time control {}, average {:.1} plies{}",
-        report.games,
-        if report.games == 1 { "game" } else { "games" },
+        "{}, seed {}, time control {}, average {:.1} plies{}",
+        crate::plural::games(report.games),
         report.seed,
         report.time_control,
         report.average_plies,

@@ -44,8 +44,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         println!("{summary}");
     } else {
         println!(
-            "{name}: {} games, {parsed} parsed, {replayed} replayed legally",
-            games.len()
+            "{name}: {}, {parsed} parsed, {replayed} replayed legally",
+            crate::plural::games(games.len() as u64)
         );
         for (game, error) in &failures {
             println!("{name}: game {game}: {error}");

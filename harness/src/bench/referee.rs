@@ -116,9 +116,9 @@ fn in_process(start: &Hex, count: u64, seed: u64, stream: u64) -> anyhow::Result
 /// Prints one measurement's line.
 fn report(label: &str, totals: &Totals, wall: f64, cpu: Option<f64>) {
     println!(
-        "{label}: {} games in {wall:.3} s wall{} = {:.0} games/s; {:.1} moves/game, {:.2} us \
+        "{label}: {} in {wall:.3} s wall{} = {:.0} games/s; {:.1} moves/game, {:.2} us \
          per move, Black won {:.1}%",
-        totals.games,
+        crate::plural::games(totals.games),
         cpu.map_or(String::new(), |c| format!(" ({c:.3} s CPU)")),
         totals.games as f64 / wall,
         totals.moves as f64 / totals.games.max(1) as f64,

@@ -144,8 +144,11 @@ pub fn progress_bar(total: u64, json: bool) -> ProgressBar {
     }
     let bar = ProgressBar::new(total);
     bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {elapsed} ETA {eta}  {msg}")
-            .expect("the template is valid"),
+        ProgressStyle::with_template(&format!(
+            "{{bar:30}} {{pos}}/{{len}} {}  {{elapsed}} ETA {{eta}}  {{msg}}",
+            crate::plural::game_word(total)
+        ))
+        .expect("the template is valid"),
     );
     bar
 }
@@ -246,8 +249,8 @@ pub fn run_file(
     if !done.is_empty() && !args.json {
         progress.suspend(|| {
             eprintln!(
-                "resuming: {} games in the journal, {total} to play",
-                done.len()
+                "resuming: {} in the journal, {total} to play",
+                crate::plural::games(done.len() as u64)
             )
         });
     }
@@ -359,8 +362,10 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<()> {
     let missing = scheduled - entries.len() as u64;
     if missing > 0 && !args.partial {
         bail!(
-            "{missing} of {scheduled} games are missing (a shard not given or not finished); \
-             add --partial to merge what is there"
+            "{missing} of {} {} missing (a shard not given or not finished); \
+             add --partial to merge what is there",
+            crate::plural::games(scheduled),
+            if missing == 1 { "is" } else { "are" }
         );
     }
     std::fs::create_dir_all(&args.out)?;

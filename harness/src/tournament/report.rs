@@ -183,8 +183,10 @@ pub fn table_text(summary: &EventSummary) -> String {
         .max(6);
     let _ = writeln!(
         out,
-        "\n{}: {} of {} games",
-        summary.name, summary.games, summary.scheduled
+        "\n{}: {} of {}",
+        summary.name,
+        summary.games,
+        crate::plural::games(summary.scheduled)
     );
     let header: String = (1..=n).map(|i| format!("{i:>6}")).collect();
     let _ = writeln!(
