@@ -21,9 +21,10 @@ type GetMove = unsafe extern "C" fn(
 ) -> c_int;
 type EngineCommand = unsafe extern "C" fn(*const c_char, *mut c_char) -> c_int;
 
-/// The cdylib: next to the test binary's `deps/` folder when the workspace was built
-/// (`cargo build --release --workspace`, as CI does first); otherwise built once here into a
-/// target folder of its own (cargo holds the main one while tests run).
+/// The cdylib: in the test binary's own `deps/` folder, where `cargo test` builds it for
+/// these tests, or next to that folder, where `cargo build` puts it; otherwise built once
+/// here, in release, into a target folder of its own (cargo holds the main one while tests
+/// run).
 fn library_path() -> PathBuf {
     static PATH: OnceLock<PathBuf> = OnceLock::new();
     PATH.get_or_init(|| {
@@ -33,9 +34,11 @@ fn library_path() -> PathBuf {
             std::env::consts::DLL_SUFFIX
         );
         let exe = std::env::current_exe().unwrap();
-        let beside = exe.parent().unwrap().parent().unwrap().join(&name);
-        if beside.exists() {
-            return beside;
+        let deps = exe.parent().unwrap();
+        for built in [deps.join(&name), deps.parent().unwrap().join(&name)] {
+            if built.exists() {
+                return built;
+            }
         }
         let target = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/cdylib-for-tests");
         let status = Command::new(env!("CARGO"))
