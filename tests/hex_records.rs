@@ -324,6 +324,11 @@ fn sgf_rejects_bad_records_with_locations() {
         ("(;GM[11]SZ[5];B[a1];B[swap-pieces])", "node 3"),
         ("(;GM[11]SZ[5];B[a1]", "line 1, column 20"),
         ("(;GM[11]SZ[5]PL[x])", "line 1, column 14"),
+        (
+            "(;GM[11]SZ[5]AB[a1][b1]PL[B])",
+            "2 black and 0 white stones with black to move",
+        ),
+        ("(;GM[11]SZ[5];B[a1];AW[c1][c2]PL[W])", "node 3"),
     ];
     for (text, wanted) in cases {
         let err = SgfRecord::parse(text)
@@ -351,6 +356,48 @@ fn position_text_errors() {
         "3/3/3 b extra",
     ] {
         assert!(parse_position_text(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn position_texts_with_stone_counts_no_game_reaches_are_refused() {
+    // Each move adds a stone of the mover's colour: the side to move has as many stones as
+    // the other side (or, after HexGui's reflecting swap-pieces, one fewer).
+    for bad in [
+        "3/1b1/3 b",
+        "3/bb1/3 w",
+        "3/1w1/3 w",
+        "3/ww1/3 b",
+        "bbb/w2/3 w",
+    ] {
+        let err = parse_position_text(bad).unwrap_err();
+        assert!(err.message.contains("no game reaches that"), "{bad}: {err}");
+    }
+    let err = parse_position_text("3/bbb/3 b").unwrap_err().to_string();
+    assert!(
+        err.contains("3 black and 0 white stones with black to move"),
+        "{err}"
+    );
+    for good in [
+        "3/3/3 b",
+        "3/1b1/3 w",
+        "3/bw1/3 b",
+        "3/1w1/3 b",
+        "3/bw1/3 w",
+    ] {
+        let game = parse_position_text(good).unwrap();
+        assert_eq!(game.position_text(), good);
+    }
+    // Every position of a game, swaps included, reads back.
+    for swap in [SwapRule::Off, SwapRule::Benzene, SwapRule::HexGui] {
+        let mut game = random_game(7, 5, 5, swap, 12);
+        loop {
+            let text = game.position_text();
+            assert!(parse_position_text(&text).is_ok(), "{swap:?}: {text}");
+            if game.undo().is_none() {
+                break;
+            }
+        }
     }
 }
 

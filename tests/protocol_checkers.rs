@@ -47,11 +47,11 @@ fn game_start_transcript() {
 }
 
 #[test]
-fn setboard_reads_digit_boards_on_eight_lines_and_in_one_string() {
-    // Seed 001's format: squares 1-4 on the top line; 1 black man, 2 black king, 3 white
+fn setboard_reads_digit_boards_as_eight_words_and_in_one_string() {
+    // Seed 001's format: squares 1-4 in the first word; 1 black man, 2 black king, 3 white
     // man, 4 white king.
-    let input = "setboard\n1111\n1111\n1111\n0000\n0000\n3333\n3333\n3333\ngetboard\n\
-                 setboard w\n0000\n0200\n0000\n0000\n0000\n0000\n0040\n0000\ngetboard\n\
+    let input = "setboard 1111 1111 1111 0000 0000 3333 3333 3333\ngetboard\n\
+                 setboard w 0000 0200 0000 0000 0000 0000 0040 0000\ngetboard\n\
                  setboard 00000000000000000000000010000003\ngetboard\n\
                  setboard W 1111 1111 1111 0000 0000 3333 3333 3333\ngetboard\nshowboard\n";
     let out = run_engine(&ENGINE, input);
@@ -84,12 +84,12 @@ fn game_history_and_undo() {
     assert_eq!(replies[6], "? cannot undo\n\n");
     // White to move must capture 18x9 on that board; 14x23 is Black's, so it is rejected.
     assert!(
-        replies[7].starts_with("? gamehist move 14x23: "),
+        replies[7].starts_with("? gamehist move 1 (14x23): "),
         "{}",
         replies[7]
     );
     assert!(
-        replies[9].starts_with("? gamehist move 11-16: illegal move 11-16"),
+        replies[9].starts_with("? gamehist move 2 (11-16): illegal move 11-16"),
         "{}",
         replies[9]
     );
@@ -208,7 +208,7 @@ fn clocks_and_parameters() {
         replies[21], "= \n\n",
         "set NAME VALUE reaches the parameters"
     );
-    assert_eq!(replies[22], "? unknown setting: colour\n\n");
+    assert_eq!(replies[22], "? unknown parameter: colour\n\n");
     assert_eq!(replies[23], "? unknown setting: colour\n\n");
     assert_eq!(replies[24], "? usage: get NAME\n\n");
     assert_eq!(replies[25], "? usage: set NAME VALUE\n\n");
@@ -364,4 +364,108 @@ fn size_is_refused_for_checkers() {
         stderr.contains("--size") && stderr.contains("hex only"),
         "{stderr}"
     );
+}
+
+#[test]
+fn every_line_is_one_command_answered_once_in_order() {
+    // A bare `setboard` used to read the next 8 lines as a digit board and swallow them.
+    let input = "setboard\nname\nversion\nlegal_moves\nsetboard w\n1111\n2 getboard\n";
+    let out = run_engine(&ENGINE, input);
+    let replies = responses(&out);
+    assert_eq!(
+        replies,
+        [
+            "? usage: setboard FEN | setboard [COLOR] DIGITS\n\n",
+            "= tmbot\n\n",
+            &format!("= {}\n\n", env!("CARGO_PKG_VERSION")),
+            "= 9-13 10-14 11-15 12-16 9-14 10-15 11-16\n\n",
+            "? bad FEN 'w': no ':' after the side to move (expected like B:W21,...,32:B1,...,12)\n\n",
+            "? unknown command: 1111\n\n",
+            &format!("=2 {START}\n\n"),
+        ]
+    );
+}
+
+#[test]
+fn positions_no_game_reaches_are_refused_with_the_square_and_rule() {
+    let input = "setboard 00000000000000000000000000001111\n\
+                 setboard W 0000 0000 0000 0000 0000 0000 0000 1000\n\
+                 setboard 3000 0000 0000 0000 0000 0000 0000 0000\n\
+                 setboard B:W20-32:B1-12\nsetboard B:W21-32:B1-13\nsetboard B:W21:B1,21\n\
+                 setboard B:W21,0:B1\nsetboard B:W21:B33\nsetboard W:W5:B32\n\
+                 set gamehist B:W21-32:BK1-13\n\
+                 setboard 00000000000000000000000000002222\ngetboard\n\
+                 setboard B:WK5-8,29-32:B1-4,25-28\ngetboard\n";
+    let out = run_engine(&ENGINE, input);
+    let replies = responses(&out);
+    let crowning = "on the row where black men are crowned";
+    for (i, part) in [
+        "a black man cannot stand on square 29",
+        "a black man cannot stand on square 29",
+        "a white man cannot stand on square 1",
+        "white has 13 pieces; a side has at most 12",
+        "black has 13 pieces; a side has at most 12",
+        "square 21 is given twice",
+        "square 0 is not one of the 32 dark squares 1..32",
+        "square 33 is not one of the 32 dark squares 1..32",
+        "a black man cannot stand on square 32",
+        "black has 13 pieces",
+    ]
+    .iter()
+    .enumerate()
+    {
+        assert!(
+            replies[i].starts_with("? bad ") && replies[i].contains(part),
+            "reply {i} should say {part:?}: {}",
+            replies[i]
+        );
+    }
+    assert!(replies[0].contains(crowning), "{}", replies[0]);
+    // Kings stand on any row, and men on their own first row.
+    assert_eq!(replies[10], "= \n\n");
+    assert_eq!(replies[11], "= B:W:BK29,K30,K31,K32\n\n");
+    assert_eq!(replies[12], "= \n\n");
+    assert_eq!(
+        replies[13],
+        "= B:WK5,K6,K7,K8,29,30,31,32:B1,2,3,4,25,26,27,28\n\n"
+    );
+}
+
+#[test]
+fn set_errors_name_the_real_cause() {
+    let input = "set player foo\nparam_tmbot player foo\nset gamehist B:W21-32:B1-12 11-15 zz\n\
+                 set gamehist B:W21-32:B1-12 11-15 23-19 zz 8-11\nset gamehist B:W21-32:B1-99 11-15\n\
+                 set seed x\nset nothing 1\nget player\ngetboard\n";
+    let out = run_engine(&ENGINE, input);
+    let replies = responses(&out);
+    assert!(
+        replies[0].starts_with("? bad spec part 'foo': unknown player"),
+        "{}",
+        replies[0]
+    );
+    assert_eq!(
+        replies[0], replies[1],
+        "set player gives param_tmbot's error"
+    );
+    assert_eq!(
+        replies[2],
+        "? gamehist move 2 (zz): bad PDN move 'zz': 'zz' is not a square number 1..32\n\n"
+    );
+    assert!(
+        replies[3].starts_with("? gamehist move 3 (zz): "),
+        "{}",
+        replies[3]
+    );
+    assert!(
+        replies[4].starts_with("? bad FEN 'B:W21-32:B1-99'"),
+        "a bad FEN is still the FEN's fault: {}",
+        replies[4]
+    );
+    assert_eq!(replies[5], "? seed must be an integer, not 'x'\n\n");
+    assert_eq!(replies[6], "? unknown parameter: nothing\n\n");
+    assert_eq!(
+        replies[7], "= alphabeta:depth=4\n\n",
+        "failed sets change nothing"
+    );
+    assert_eq!(replies[8], format!("= {START}\n\n"));
 }

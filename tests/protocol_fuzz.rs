@@ -2,6 +2,8 @@
 //! in-process through `session::respond` (cheap `random` player, fixed seed), then a few
 //! thousand junk lines (invalid UTF-8, a 100 KB line) through the real binary. Every command
 //! line must get exactly one well-framed response and the engine must still answer `name`.
+//! Random sequences of lines, most with a command id, go through the session loop: each line
+//! that carries a command is answered exactly once, in order, whatever came before it.
 
 #[allow(dead_code)] // each test file uses some of the helpers
 mod common;
@@ -415,8 +417,119 @@ fn a_million_checkers_lines_get_one_framed_answer_each() {
     assert!(answered > LINES_PER_PROTOCOL * 9 / 10);
 }
 
-/// Junk bytes for the binary: no `quit`, no file command, and no `setboard` (which the
-/// checkers protocol may extend with following lines), so each answer maps to one line.
+/// Random line sequences fed to each protocol's session loop.
+const SEQUENCES_PER_PROTOCOL: usize = 300;
+
+/// Lines that once made the checkers protocol read the lines after them as part of the
+/// command (a bare `setboard` took the next 8 as digit rows), and rows of digits.
+const MULTI_LINE_TRAPS: [&str; 9] = [
+    "setboard",
+    "setboard w",
+    "setboard B",
+    "0000",
+    "1111",
+    "3333",
+    "0200",
+    "",
+    "# comment",
+];
+
+/// One line of a sequence: a fuzzed line or a trap, prefixed with command id `id` half of
+/// the time; never a line break inside, never `quit` or a file command.
+fn sequence_line(rng: &mut Rng, vocab: &Vocabulary, id: u64) -> String {
+    loop {
+        let mut text = if rng.random_range(0..3) == 0 {
+            MULTI_LINE_TRAPS[rng.random_range(0..MULTI_LINE_TRAPS.len())].to_string()
+        } else {
+            fuzz_line(rng, vocab)
+        };
+        text.retain(|c| c != '\n');
+        if rng.random_range(0..2) == 0 {
+            text = format!("{id} {text}");
+        }
+        let excluded = line::parse(&text)
+            .is_some_and(|c| c.name == "quit" || vocab.file_commands.contains(&c.name.as_str()));
+        if !excluded {
+            return text;
+        }
+    }
+}
+
+/// The command id an answer echoes (`=12 ...` or `?12 ...`), if any.
+fn answered_id(reply: &str) -> Option<u64> {
+    reply[1..].split(' ').next().and_then(|id| id.parse().ok())
+}
+
+/// Feeds [`SEQUENCES_PER_PROTOCOL`] random line sequences through `session::serve`; the
+/// answers must match the lines that carry a command one to one, in order, each echoing
+/// its line's id. Returns (lines, answers).
+fn sequences<G: ProtocolGame + Clone>(
+    registry: &Registry<Engine<G>>,
+    game: G,
+    vocab: &Vocabulary,
+    seed: u64,
+) -> (usize, usize) {
+    let mut rng = seeded(seed);
+    let (mut lines, mut answers) = (0, 0);
+    for sequence in 0..SEQUENCES_PER_PROTOCOL {
+        let mut engine = Engine::new(game.clone(), CHEAP_PLAYER, seed).unwrap();
+        let sent: Vec<String> = (0..rng.random_range(1..40u64))
+            .map(|n| sequence_line(&mut rng, vocab, 1000 + n))
+            .collect();
+        let commands: Vec<(&String, Option<u64>)> = sent
+            .iter()
+            .filter_map(|text| line::parse(text).map(|c| (text, c.id)))
+            .collect();
+        let input = sent.iter().map(|l| format!("{l}\n")).collect::<String>();
+        let mut out = Vec::new();
+        let stop = engine.stop.clone();
+        session::serve(
+            registry,
+            &mut engine,
+            std::io::Cursor::new(input.into_bytes()),
+            &mut out,
+            stop,
+        )
+        .unwrap();
+        let out = String::from_utf8(out).expect("answers are UTF-8");
+        let replies = common::responses(&out);
+        assert_eq!(
+            replies.len(),
+            commands.len(),
+            "sequence {sequence}: {} command lines, {} answers\nsent: {sent:#?}\nanswers: {replies:#?}",
+            commands.len(),
+            replies.len()
+        );
+        for ((text, id), reply) in commands.iter().zip(&replies) {
+            assert_framed(reply, *id, text);
+            assert_eq!(answered_id(reply), *id, "{text:?} answered by {reply:?}");
+        }
+        lines += sent.len();
+        answers += replies.len();
+    }
+    (lines, answers)
+}
+
+#[test]
+fn every_command_line_of_random_sequences_is_answered_once_in_order() {
+    let (lines, answers) = sequences(
+        &checkers::registry(),
+        Checkers::new(),
+        &checkers_vocabulary(),
+        2029,
+    );
+    eprintln!("checkers: {lines} lines in sequences, {answers} answers");
+    let (lines, answers) = sequences(
+        &htp::registry(),
+        Hex::new(7, 7).unwrap(),
+        &hex_vocabulary(),
+        2030,
+    );
+    eprintln!("hex: {lines} lines in sequences, {answers} answers");
+}
+
+/// Junk bytes for the binary: no `quit` and no file command, so each answer maps to one
+/// line.
 fn binary_junk(rng: &mut Rng, vocab: &Vocabulary) -> Vec<Vec<u8>> {
     let mut lines: Vec<Vec<u8>> = Vec::new();
     for i in 0..3000 {
@@ -429,11 +542,8 @@ fn binary_junk(rng: &mut Rng, vocab: &Vocabulary) -> Vec<Vec<u8>> {
         };
         line.retain(|&b| b != b'\n');
         let text = String::from_utf8_lossy(&line);
-        let skip = line::parse(&text).is_some_and(|c| {
-            c.name == "quit"
-                || c.name == "setboard"
-                || vocab.file_commands.contains(&c.name.as_str())
-        });
+        let skip = line::parse(&text)
+            .is_some_and(|c| c.name == "quit" || vocab.file_commands.contains(&c.name.as_str()));
         if !skip {
             lines.push(line);
         }

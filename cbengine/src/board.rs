@@ -92,14 +92,15 @@ fn piece_of(value: c_int, square: u8) -> Result<Option<Piece>, ParseError> {
     }
 }
 
-/// Reads a CheckerBoard board with `side` to move.
+/// Reads a CheckerBoard board with `side` to move; a board no game reaches is refused as by
+/// [`Position::from_squares`].
 pub fn read_board(board: &CbBoard, side: Color) -> Result<Position, ParseError> {
-    let mut position = Position::empty(side);
+    let mut pieces = Vec::new();
     for square in 1..=32u8 {
         let c = coor(square);
-        position.set_piece(square, piece_of(board[c.x as usize][c.y as usize], square)?);
+        pieces.extend(piece_of(board[c.x as usize][c.y as usize], square)?.map(|p| (square, p)));
     }
-    Ok(position)
+    Position::from_squares(side, pieces).map_err(|e| e.in_text("CheckerBoard board", "board"))
 }
 
 /// Writes `position` into a CheckerBoard board (light squares are cleared too).
@@ -166,5 +167,10 @@ mod tests {
         board[6][0] = 3;
         let err = read_board(&board, Color::Black).unwrap_err();
         assert!(err.to_string().contains("square 1 = 3"), "{err}");
+        board[6][0] = CB_BLACK | CB_MAN;
+        let c = coor(30);
+        board[c.x as usize][c.y as usize] = CB_BLACK | CB_MAN;
+        let err = read_board(&board, Color::Black).unwrap_err();
+        assert!(err.to_string().contains("square 30"), "{err}");
     }
 }

@@ -100,6 +100,32 @@ fn identifies_itself_as_an_english_checkers_engine() {
 }
 
 #[test]
+fn command_errors_name_the_real_cause_as_the_text_protocol_does() {
+    let lib = Library::load();
+    let (handled, reply) = lib.command("set player foo");
+    assert_eq!(handled, 1);
+    assert!(
+        reply.starts_with("? bad spec part 'foo': unknown player"),
+        "{reply}"
+    );
+    assert_eq!(
+        lib.command("set gamehist B:W21-32:B1-12 11-15 zz"),
+        (
+            1,
+            "? gamehist move 2 (zz): bad PDN move 'zz': 'zz' is not a square number 1..32"
+                .to_string()
+        )
+    );
+    let (_, reply) = lib.command("set gamehist B:W21-32:B1-12,29");
+    assert!(reply.contains("square 29 is given twice"), "{reply}");
+    let (_, reply) = lib.command("set gamehist W:W21-28:B1-11,30");
+    assert!(
+        reply.contains("a black man cannot stand on square 30"),
+        "{reply}"
+    );
+}
+
+#[test]
 fn plays_a_legal_game_through_getmove() {
     let lib = Library::load();
     assert_eq!(

@@ -3,7 +3,6 @@
 //! `get protocolversion`/`get gametype` use CheckerBoard's engine-command spelling.
 
 use super::engine::{parse_color, Engine, ProtocolGame};
-use super::line::CommandLine;
 use super::registry::{Command, Identity, Registry};
 use crate::game::checkers::{diagram, parse_digits, record, to_fen, Checkers, DrawRules};
 use crate::game::{Color, Game};
@@ -39,21 +38,6 @@ pub fn registry() -> Registry<CheckersEngine> {
     Registry {
         identity: Identity::TMBOT,
         commands: &COMMANDS,
-        continuation_lines,
-    }
-}
-
-/// `setboard` without a FEN, or with a side only, reads seed 001's 8 lines of 4 digits.
-fn continuation_lines(command: &CommandLine) -> usize {
-    let digits_follow = match command.args.as_slice() {
-        [] => true,
-        [side] => Color::parse(side).is_ok(),
-        _ => false,
-    };
-    if command.name == "setboard" && digits_follow {
-        8
-    } else {
-        0
     }
 }
 
@@ -141,13 +125,15 @@ const COMMANDS: [Command<CheckersEngine>; 16] = [
 ];
 
 fn setboard(e: &mut CheckersEngine, args: &[String]) -> Result<String, String> {
+    if args.is_empty() {
+        return Err("usage: setboard FEN | setboard [COLOR] DIGITS".to_string());
+    }
     let rules = e.game.rules();
     let first_is_side = args.first().is_some_and(|a| Color::parse(a).is_ok()) && args.len() > 1;
     let game = if args
         .iter()
         .skip(usize::from(first_is_side))
         .all(|a| a.bytes().all(|b| b.is_ascii_digit()))
-        && !args.is_empty()
     {
         let side = if first_is_side {
             parse_color(&args[0])?
@@ -234,22 +220,22 @@ fn param_tmbot(e: &mut CheckersEngine, args: &[String]) -> Result<String, String
 }
 
 /// Reads CheckerBoard's game history: a FEN (which may contain spaces after commas) then
-/// the PDN moves played since, as in `set gamehist B:W21-32:B1-12 11-15 23-19`.
+/// the PDN moves played since, as in `set gamehist B:W21-32:B1-12 11-15 23-19`. The FEN runs
+/// to the last word with a `:`, and on while a word ends with what must be followed by a
+/// square (`,`, `:`, a list's `W`/`B` or a king's `K`); every later word is a move. A move
+/// that does not play is named with its place in the list.
 pub fn game_history(words: &[&str]) -> Result<Checkers, String> {
-    let is_move = |w: &&str| {
-        w.contains(['-', 'x', 'X'])
-            && !w.contains(':')
-            && w.bytes().next().is_some_and(|b| b.is_ascii_digit())
-    };
-    let moves_start = words.iter().rposition(|w| !is_move(w)).map_or(0, |i| i + 1);
-    if moves_start == 0 {
+    let Some(last_colon) = words.iter().rposition(|w| w.contains(':')) else {
         return Err("set gamehist needs a FEN".to_string());
-    }
-    let mut game =
-        Checkers::from_fen(&words[..moves_start].join(" ")).map_err(|e| e.to_string())?;
-    for mv in &words[moves_start..] {
+    };
+    let fen_end = words[last_colon..]
+        .iter()
+        .position(|w| !w.ends_with(|c: char| c == ',' || c == ':' || c.is_ascii_alphabetic()))
+        .map_or(words.len(), |i| last_colon + i + 1);
+    let mut game = Checkers::from_fen(&words[..fen_end].join(" ")).map_err(|e| e.to_string())?;
+    for (number, mv) in words[fen_end..].iter().enumerate() {
         game.try_play(mv)
-            .map_err(|e| format!("gamehist move {mv}: {e}"))?;
+            .map_err(|e| format!("gamehist move {} ({mv}): {e}", number + 1))?;
     }
     Ok(game)
 }
@@ -273,9 +259,7 @@ fn set(e: &mut CheckersEngine, args: &[String]) -> Result<String, String> {
             e.game = e.game.clone().with_rules(rules);
             Ok(String::new())
         }
-        Some((name, _)) => e
-            .param(args)
-            .map_err(|_| format!("unknown setting: {name}")),
+        Some(_) => e.param(args),
         None => Err("usage: set NAME VALUE".to_string()),
     }
 }

@@ -7,7 +7,7 @@
 //! `swap` are accepted as the same move).
 
 use super::engine::{parse_color, Engine, ProtocolGame};
-use super::registry::{single_line, Command, Identity, Registry};
+use super::registry::{Command, Identity, Registry};
 use crate::game::hex::{notation, sgf::SgfRecord, Hex, HexMove, SwapRule};
 use crate::game::Game;
 
@@ -37,7 +37,6 @@ pub fn registry() -> Registry<HexEngine> {
     Registry {
         identity: Identity::TMBOT,
         commands: &COMMANDS,
-        continuation_lines: single_line,
     }
 }
 

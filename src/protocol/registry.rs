@@ -1,8 +1,6 @@
 //! One table of commands per protocol: it drives dispatch, `list_commands` and
 //! `known_command`, so the three can never disagree.
 
-use super::line::CommandLine;
-
 /// A command handler: the engine state and the arguments in, the response text (success) or
 /// the error message (failure) out.
 pub type Handler<S> = fn(&mut S, &[String]) -> Result<String, String>;
@@ -53,14 +51,6 @@ pub struct Registry<S: 'static> {
     pub identity: Identity,
     /// The protocol's own commands, in the order `list_commands` prints them.
     pub commands: &'static [Command<S>],
-    /// How many following input lines belong to a command (a board sent as several lines);
-    /// they are appended to its arguments.
-    pub continuation_lines: fn(&CommandLine) -> usize,
-}
-
-/// For protocols whose commands are always one line.
-pub fn single_line(_command: &CommandLine) -> usize {
-    0
 }
 
 impl<S> Registry<S> {

@@ -126,8 +126,7 @@ where
             }
         }
     });
-    let mut lines = rx.into_iter();
-    while let Some((number, item)) = lines.next() {
+    for (number, item) in rx {
         {
             let after = lock(&interrupted_after);
             if number <= *after {
@@ -137,17 +136,9 @@ where
             }
         }
         let reply = match item {
-            Input::Line(text) => line::parse(&text).map(|mut command| {
-                for _ in 0..(registry.continuation_lines)(&command) {
-                    match lines.next() {
-                        Some((_, Input::Line(more))) => command
-                            .args
-                            .extend(line::clean(&more).split_whitespace().map(str::to_string)),
-                        Some((_, Input::TooLong)) | None => break,
-                    }
-                }
-                respond(registry, state, &command)
-            }),
+            Input::Line(text) => {
+                line::parse(&text).map(|command| respond(registry, state, &command))
+            }
             Input::TooLong => Some(Reply {
                 text: response::format(false, None, &format!("line longer than {MAX_LINE} bytes")),
                 quit: false,
@@ -179,18 +170,11 @@ mod tests {
         }
     }
 
-    const COMMANDS: [Command<u32>; 2] = [
-        Command {
-            name: "echo",
-            usage: "echo ARGS",
-            handler: echo,
-        },
-        Command {
-            name: "multi",
-            usage: "multi: two more lines",
-            handler: echo,
-        },
-    ];
+    const COMMANDS: [Command<u32>; 1] = [Command {
+        name: "echo",
+        usage: "echo ARGS",
+        handler: echo,
+    }];
 
     fn registry() -> Registry<u32> {
         Registry {
@@ -200,7 +184,6 @@ mod tests {
                 protocol_version: "2",
             },
             commands: &COMMANDS,
-            continuation_lines: |c| if c.name == "multi" { 2 } else { 0 },
         }
     }
 
@@ -235,13 +218,17 @@ mod tests {
     fn list_commands_includes_registered_ones() {
         let (out, _) = transcript("list_commands\n");
         assert!(out.starts_with("= protocol_version\n"));
-        assert!(out.ends_with("quit\necho\nmulti\n\n"));
+        assert!(out.ends_with("quit\necho\n\n"));
     }
 
     #[test]
-    fn continuation_lines_become_arguments() {
-        let (out, _) = transcript("multi a\nb c\nd\necho e\n");
-        assert_eq!(out, "= a b c d\n\n= e\n\n");
+    fn every_line_is_one_command() {
+        let (out, count) = transcript("echo a\nb c\n0000\necho e\n");
+        assert_eq!(
+            out,
+            "= a\n\n? unknown command: b\n\n? unknown command: 0000\n\n= e\n\n"
+        );
+        assert_eq!(count, 2);
     }
 
     #[test]
@@ -309,7 +296,6 @@ mod tests {
                 protocol_version: "2",
             },
             commands: &WAIT,
-            continuation_lines: crate::protocol::registry::single_line,
         };
         let handshake = Handshake::default();
         let input = LateEnd {

@@ -8,6 +8,10 @@
 
 use super::moves::Move;
 use crate::game::{Color, ParseError};
+use thiserror::Error;
+
+/// Most pieces a side has in English checkers (its 12 at the start).
+pub const MAX_PIECES: u32 = 12;
 
 /// The 35-bit mask of the 32 playable squares in the padded layout.
 pub(crate) const PLAYABLE: u64 = spread(u32::MAX);
@@ -95,6 +99,44 @@ impl Piece {
     }
 }
 
+/// Why a set of pieces is no English checkers position. Every position reader (FEN, digit
+/// boards, piece planes, CheckerBoard's board) builds its position through
+/// [`Position::from_squares`], which checks these rules.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum IllegalPosition {
+    /// A square number outside the 32 dark squares.
+    #[error("square {0} is not one of the 32 dark squares 1..32")]
+    OffBoard(u8),
+    /// Two pieces given for one square.
+    #[error("square {0} is given twice")]
+    Twice(u8),
+    /// A man on the row where men of its colour are crowned: it would be a king.
+    #[error(
+        "a {color} man cannot stand on square {square}, on the row where {color} men are crowned"
+    )]
+    ManOnCrowningRow {
+        /// The man's colour.
+        color: Color,
+        /// Its square.
+        square: u8,
+    },
+    /// More pieces of one colour than a side starts with.
+    #[error("{color} has {count} pieces; a side has at most {MAX_PIECES}")]
+    TooManyPieces {
+        /// The colour with too many pieces.
+        color: Color,
+        /// How many it has.
+        count: u32,
+    },
+}
+
+impl IllegalPosition {
+    /// The error as a parse error of `text`, read as a `what` (`FEN`, `digit board`, ...).
+    pub fn in_text(self, what: &'static str, text: &str) -> ParseError {
+        ParseError::new(what, text.trim(), self.to_string())
+    }
+}
+
 /// A checkers position: where the pieces stand and who moves. No history.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
@@ -123,6 +165,47 @@ impl Position {
             kings: 0,
             side,
         }
+    }
+
+    /// The position with `side` to move and `pieces` (square, piece) on the board, if it can
+    /// arise in English checkers: squares in 1..32, none given twice, and the rules of
+    /// [`Position::validate`].
+    pub fn from_squares(
+        side: Color,
+        pieces: impl IntoIterator<Item = (u8, Piece)>,
+    ) -> Result<Position, IllegalPosition> {
+        let mut pos = Position::empty(side);
+        for (square, piece) in pieces {
+            if !(1..=32).contains(&square) {
+                return Err(IllegalPosition::OffBoard(square));
+            }
+            if pos.piece_at(square).is_some() {
+                return Err(IllegalPosition::Twice(square));
+            }
+            pos.set_piece(square, Some(piece));
+        }
+        pos.validate()?;
+        Ok(pos)
+    }
+
+    /// Checks what no game reaches: a man on the row where its colour is crowned, or more
+    /// than [`MAX_PIECES`] pieces of one colour. The error names the first square and rule
+    /// broken.
+    pub fn validate(&self) -> Result<(), IllegalPosition> {
+        for color in Color::BOTH {
+            let crowned_men = self.pieces[color.index()] & !self.kings & king_row(color);
+            if crowned_men != 0 {
+                return Err(IllegalPosition::ManOnCrowningRow {
+                    color,
+                    square: square_of(crowned_men.trailing_zeros() as u8),
+                });
+            }
+            let count = self.count(color);
+            if count > MAX_PIECES {
+                return Err(IllegalPosition::TooManyPieces { color, count });
+            }
+        }
+        Ok(())
     }
 
     /// The colour to move.
@@ -179,29 +262,15 @@ impl Position {
     }
 
     /// The inverse of [`Position::planes`]: a position from the four piece sets in standard
-    /// numbering (black men, black kings, white men, white kings) with `side` to move.
-    pub fn from_planes(planes: [u32; 4], side: Color) -> Result<Position, ParseError> {
-        let mut seen = 0u32;
-        for (index, &plane) in planes.iter().enumerate() {
-            if seen & plane != 0 {
-                let square = (seen & plane).trailing_zeros() + 1;
-                return Err(ParseError::new(
-                    "piece planes",
-                    format!("square {square}"),
-                    format!(
-                        "occupied twice (plane {} overlaps an earlier one)",
-                        index + 1
-                    ),
-                ));
-            }
-            seen |= plane;
-        }
-        let [black_men, black_kings, white_men, white_kings] = planes.map(spread);
-        Ok(Position {
-            pieces: [black_men | black_kings, white_men | white_kings],
-            kings: black_kings | white_kings,
-            side,
-        })
+    /// numbering (black men, black kings, white men, white kings) with `side` to move,
+    /// checked as by [`Position::from_squares`].
+    pub fn from_planes(planes: [u32; 4], side: Color) -> Result<Position, IllegalPosition> {
+        let pieces = planes.iter().enumerate().flat_map(|(index, &plane)| {
+            (1..=32u8)
+                .filter(move |square| plane & (1 << (square - 1)) != 0)
+                .filter_map(move |square| Some((square, Piece::from_index(index)?)))
+        });
+        Position::from_squares(side, pieces)
     }
 
     /// All occupied squares, padded layout.
@@ -269,7 +338,61 @@ mod tests {
         assert_eq!(planes[0], (1 << 20) | (1 << 27));
         assert_eq!(Position::from_planes(planes, Color::White), Ok(pos));
         let overlap = Position::from_planes([1, 0, 1, 0], Color::Black).unwrap_err();
-        assert_eq!(overlap.part, "square 1");
+        assert_eq!(overlap, IllegalPosition::Twice(1));
+    }
+
+    #[test]
+    fn positions_no_game_reaches_are_refused_with_the_square_and_rule() {
+        let man = |color| Piece::Man(color);
+        let refused =
+            |pieces: Vec<(u8, Piece)>| Position::from_squares(Color::Black, pieces).unwrap_err();
+        assert_eq!(
+            refused(vec![(30, man(Color::Black))]),
+            IllegalPosition::ManOnCrowningRow {
+                color: Color::Black,
+                square: 30
+            }
+        );
+        assert_eq!(
+            refused(vec![(4, man(Color::White))]),
+            IllegalPosition::ManOnCrowningRow {
+                color: Color::White,
+                square: 4
+            }
+        );
+        assert_eq!(
+            refused(vec![(0, man(Color::White))]),
+            IllegalPosition::OffBoard(0)
+        );
+        assert_eq!(
+            refused(vec![(33, man(Color::White))]),
+            IllegalPosition::OffBoard(33)
+        );
+        assert_eq!(
+            refused(vec![(9, man(Color::White)), (9, Piece::King(Color::Black))]),
+            IllegalPosition::Twice(9)
+        );
+        let thirteen = (1..=13).map(|s| (s, man(Color::Black))).collect();
+        assert_eq!(
+            refused(thirteen),
+            IllegalPosition::TooManyPieces {
+                color: Color::Black,
+                count: 13
+            }
+        );
+        // Kings may stand on any row, men on their own first row, twelve a side.
+        let kings = [
+            (29, Piece::King(Color::Black)),
+            (1, Piece::King(Color::White)),
+        ];
+        assert!(Position::from_squares(Color::White, kings).is_ok());
+        let start = (1..=12)
+            .map(|s| (s, man(Color::Black)))
+            .chain((21..=32).map(|s| (s, man(Color::White))));
+        assert_eq!(
+            Position::from_squares(Color::Black, start),
+            Ok(Position::start())
+        );
     }
 
     #[test]

@@ -22,9 +22,9 @@ pub fn to_digits(pos: &Position) -> String {
 }
 
 /// Reads 32 digits (8 lines of 4, or all on one line; whitespace between digits is ignored)
-/// with `side` to move.
+/// with `side` to move; a board no game reaches is refused as by [`Position::from_squares`].
 pub fn parse_digits(text: &str, side: Color) -> Result<Position, ParseError> {
-    let mut pos = Position::empty(side);
+    let mut pieces = Vec::new();
     let mut square = 0u8;
     for (line_number, line) in text.lines().enumerate() {
         for (column, c) in line.chars().enumerate() {
@@ -48,7 +48,7 @@ pub fn parse_digits(text: &str, side: Color) -> Result<Position, ParseError> {
                 ));
             }
             square += 1;
-            pos.set_piece(square, piece);
+            pieces.extend(piece.map(|p| (square, p)));
         }
     }
     if square != 32 {
@@ -58,7 +58,7 @@ pub fn parse_digits(text: &str, side: Color) -> Result<Position, ParseError> {
             format!("expected 32 squares, found {square}"),
         ));
     }
-    Ok(pos)
+    Position::from_squares(side, pieces).map_err(|e| e.in_text(WHAT, text))
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //! line reads too), lists in either order, ranges (`B1-12`, `WK1-3`), spaces after commas, a
 //! trailing dot.
 
-use super::board::{king_row, Piece, Position};
+use super::board::{Piece, Position};
 use crate::game::{Color, ParseError};
 use std::fmt::Write as _;
 
@@ -70,7 +70,7 @@ pub fn parse_fen(text: &str) -> Result<Position, ParseError> {
             ))
         }
     };
-    let mut pos = Position::empty(side);
+    let mut pieces = Vec::new();
     let mut seen = [false; 2];
     for section in lists.split(':').map(str::trim).filter(|s| !s.is_empty()) {
         let color = match section.chars().next().map(|c| c.to_ascii_uppercase()) {
@@ -93,15 +93,15 @@ pub fn parse_fen(text: &str) -> Result<Position, ParseError> {
         }
         for item in section[1..].split(',').map(str::trim) {
             if !item.is_empty() {
-                place_item(&mut pos, color, item)?;
+                list_item(&mut pieces, color, item)?;
             }
         }
     }
-    Ok(pos)
+    Position::from_squares(side, pieces).map_err(|e| e.in_text(WHAT, text))
 }
 
-/// Places one list item (`12`, `K12`, `1-12`, `K1-4`) of `color`.
-fn place_item(pos: &mut Position, color: Color, item: &str) -> Result<(), ParseError> {
+/// Adds the pieces of one list item (`12`, `K12`, `1-12`, `K1-4`) of `color` to `pieces`.
+fn list_item(pieces: &mut Vec<(u8, Piece)>, color: Color, item: &str) -> Result<(), ParseError> {
     let (king, squares) = match item.strip_prefix(['K', 'k']) {
         Some(rest) => (true, rest.trim_start()),
         None => (false, item),
@@ -121,36 +121,19 @@ fn place_item(pos: &mut Position, color: Color, item: &str) -> Result<(), ParseE
     } else {
         Piece::Man(color)
     };
-    for square in first..=last {
-        if pos.piece_at(square).is_some() {
-            return Err(ParseError::new(
-                WHAT,
-                item,
-                format!("square {square} is given twice"),
-            ));
-        }
-        if !king && king_row(color) & (1u64 << super::board::bit_index(square)) != 0 {
-            return Err(ParseError::new(
-                WHAT,
-                item,
-                format!("a {color} man cannot stand on its king row (square {square})"),
-            ));
-        }
-        pos.set_piece(square, Some(piece));
-    }
+    pieces.extend((first..=last).map(|square| (square, piece)));
     Ok(())
 }
 
-/// A square number 1..32.
+/// A square number (whether it is on the board is checked with the whole position).
 fn parse_square(text: &str, item: &str) -> Result<u8, ParseError> {
-    match text.trim().parse::<u8>() {
-        Ok(n) if (1..=32).contains(&n) => Ok(n),
-        _ => Err(ParseError::new(
+    text.trim().parse::<u8>().map_err(|_| {
+        ParseError::new(
             WHAT,
             item,
             format!("'{}' is not a square number 1..32", text.trim()),
-        )),
-    }
+        )
+    })
 }
 
 impl std::fmt::Display for Position {

@@ -14,7 +14,7 @@ pub mod state;
 pub mod union_find;
 
 pub use board::{Board, CellSet, MAX_CELLS};
-pub use state::{Hex, HexMove, SwapRule};
+pub use state::{Hex, HexMove, SwapRule, UnreachableCounts};
 
 /// A square `size` x `size` game after `moves` (cell names), for unit tests.
 #[cfg(test)]

@@ -41,7 +41,8 @@ pub fn position_text(game: &Hex) -> String {
     format!("{} {side}", rows.join("/"))
 }
 
-/// Parses a [`position_text`] string into a game with that position as its start.
+/// Parses a [`position_text`] string into a game with that position as its start; stone
+/// counts no game reaches are refused ([`Hex::validate`]).
 pub fn parse_position_text(text: &str) -> Result<Hex, ParseError> {
     let error = |part: &str, message: String| ParseError::new("Hex position", part, message);
     let mut fields = text.split_whitespace();
@@ -113,6 +114,7 @@ pub fn parse_position_text(text: &str) -> Result<Hex, ParseError> {
         }
     }
     game.set_side_to_move(to_move);
+    game.validate().map_err(|e| error(text, e.to_string()))?;
     Ok(game)
 }
 

@@ -343,7 +343,8 @@ impl SgfRecord {
     }
 
     /// Replays the record under swap rule `swap`; a setup after moves starts the history
-    /// afresh (see [`Hex::set_stone`]). Illegal moves are errors naming the node.
+    /// afresh (see [`Hex::set_stone`]). Illegal moves, and set-ups with a side to move (`PL`)
+    /// whose stone counts no game reaches ([`Hex::validate`]), are errors naming the node.
     pub fn replay(&self, swap: SwapRule) -> Result<Hex, ParseError> {
         let mut game = Hex::new(self.width, self.height)?.with_swap(swap);
         for (index, node) in self.nodes.iter().enumerate() {
@@ -357,7 +358,9 @@ impl SgfRecord {
                 game.set_stone(cell, stone);
             }
             if let Some(color) = node.player {
+                // With the side to move given, the stone counts must be ones a game reaches.
                 game.set_side_to_move(color);
+                game.validate().map_err(|e| error(e.to_string()))?;
             }
             match node.mv {
                 None => {}

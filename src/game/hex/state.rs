@@ -8,6 +8,7 @@ use crate::game::{Color, Game, IllegalMove, MoveError, Outcome, ParseError, Reas
 use crate::rng::{self, Rng};
 use rand::RngCore;
 use std::sync::OnceLock;
+use thiserror::Error;
 
 /// Which swap rule is played (the pie rule; off by default).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -22,6 +23,23 @@ pub enum SwapRule {
     /// (x,y)->(y,x) and turns white, then Black moves) or [`HexMove::SwapSides`] (the players
     /// exchange colours; board and side to move unchanged).
     HexGui,
+}
+
+/// Stone counts that no game reaches with the side to move given: each move adds one stone
+/// of the mover's colour, so the side to move has as many stones as the other side, or one
+/// fewer after HexGui's reflecting `swap-pieces` turned Black's first stone white.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error(
+    "{black} black and {white} white stones with {to_move} to move: no game reaches that \
+     (the side to move has as many stones as the other side, or one fewer after a swap)"
+)]
+pub struct UnreachableCounts {
+    /// Black stones on the board.
+    pub black: usize,
+    /// White stones on the board.
+    pub white: usize,
+    /// The side to move.
+    pub to_move: Color,
 }
 
 /// A Hex move.
@@ -272,6 +290,26 @@ impl Hex {
             }
         }
         self.groups.forget_log();
+    }
+
+    /// Checks that a set-up position has stone counts some game reaches
+    /// ([`UnreachableCounts`]).
+    pub fn validate(&self) -> Result<(), UnreachableCounts> {
+        let black = self.board.stones(Color::Black).len();
+        let white = self.board.stones(Color::White).len();
+        let (mover, other) = match self.to_move {
+            Color::Black => (black, white),
+            Color::White => (white, black),
+        };
+        if mover == other || mover + 1 == other {
+            Ok(())
+        } else {
+            Err(UnreachableCounts {
+                black,
+                white,
+                to_move: self.to_move,
+            })
+        }
     }
 
     /// Sets the side to move (setup).
