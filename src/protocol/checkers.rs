@@ -2,7 +2,7 @@
 //! `B:W21,...,32:B1,...,12`) and PDN moves (`11-15`, `22x15`). `set gamehist` and
 //! `get protocolversion`/`get gametype` use CheckerBoard's engine-command spelling.
 
-use super::engine::{parse_color, Engine, ProtocolGame};
+use super::engine::{parse_color, Engine, Generated, ProtocolGame};
 use super::line::CommandLine;
 use super::registry::{Command, Identity, Registry};
 use crate::game::checkers::{diagram, parse_digits, record, to_fen, Checkers, DrawRules};
@@ -31,6 +31,10 @@ impl ProtocolGame for Checkers {
             diagram::diagram(self.position()),
             to_fen(self.position())
         )
+    }
+
+    fn moves_played(&self) -> usize {
+        self.ply()
     }
 }
 
@@ -197,10 +201,14 @@ fn genmove(e: &mut CheckersEngine, args: &[String]) -> Result<String, String> {
     if e.game.outcome().is_some() {
         return Ok("resign".to_string());
     }
-    let mv = e.think().ok_or_else(|| "no legal move".to_string())?;
-    let text = e.game.move_to_text(mv);
-    e.game.play(mv);
-    Ok(text)
+    match e.generate("genmove")? {
+        Generated::Resign => Ok("resign".to_string()),
+        Generated::Move(mv) => {
+            let text = e.game.move_to_text(mv);
+            e.game.play(mv);
+            Ok(text)
+        }
+    }
 }
 
 fn undo(e: &mut CheckersEngine, _args: &[String]) -> Result<String, String> {

@@ -6,7 +6,7 @@
 //! unless `param_game allow_swap 1` (the Benzene meaning of `swap-pieces`; `swap-sides` and
 //! `swap` are accepted as the same move).
 
-use super::engine::{parse_color, Engine, ProtocolGame};
+use super::engine::{parse_color, Engine, Generated, ProtocolGame};
 use super::registry::{single_line, Command, Identity, Registry};
 use crate::game::hex::{notation, sgf::SgfRecord, Hex, HexMove, SwapRule};
 use crate::game::Game;
@@ -29,6 +29,10 @@ impl ProtocolGame for Hex {
 
     fn diagram(&self) -> String {
         notation::diagram(self)
+    }
+
+    fn moves_played(&self) -> usize {
+        self.moves().count()
     }
 }
 
@@ -154,8 +158,8 @@ fn boardsize(e: &mut HexEngine, args: &[String]) -> Result<String, String> {
         _ => return Err("usage: boardsize W [H]".to_string()),
     };
     let game = Hex::new(width, height).map_err(|err| err.to_string())?;
-    e.game = game.with_swap(e.game.swap_rule());
-    e.clock.reset();
+    let rule = e.game.swap_rule();
+    e.set_game(game.with_swap(rule))?;
     Ok(String::new())
 }
 
@@ -214,12 +218,17 @@ fn generate(e: &mut HexEngine, args: &[String], commit: bool) -> Result<String, 
     if e.game.side_to_move() != color {
         e.game.set_side_to_move(color);
     }
-    let mv = e.think().ok_or_else(|| "no legal move".to_string())?;
-    let text = e.game.move_to_text(mv);
-    if commit {
-        e.game.play(mv);
+    let command = if commit { "genmove" } else { "reg_genmove" };
+    match e.generate(command)? {
+        Generated::Resign => Ok("resign".to_string()),
+        Generated::Move(mv) => {
+            let text = e.game.move_to_text(mv);
+            if commit {
+                e.game.play(mv);
+            }
+            Ok(text)
+        }
     }
-    Ok(text)
 }
 
 fn genmove(e: &mut HexEngine, args: &[String]) -> Result<String, String> {
