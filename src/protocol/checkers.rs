@@ -124,7 +124,7 @@ const COMMANDS: [Command<CheckersEngine>; 16] = [
     },
     Command {
         name: "param_tmbot",
-        usage: "param_tmbot [NAME VALUE]: player, seed, max_time, increment",
+        usage: "param_tmbot [NAME VALUE]: player, seed, max_time, increment, resign_threshold",
         handler: param_tmbot,
     },
     Command {
@@ -323,10 +323,11 @@ fn loadpdn(e: &mut CheckersEngine, args: &[String]) -> Result<String, String> {
         .nth(number - 1)
         .ok_or_else(|| format!("{path} has {count} games, not {number}"))?;
     let game = game.map_err(|err| format!("{path}: {err}"))?;
-    e.game = game
+    let replayed = game
         .replay()
         .map_err(|err| format!("{path}: {err}"))?
         .with_rules(e.game.rules());
+    e.load_game(replayed, game.tags)?;
     Ok(String::new())
 }
 
@@ -334,7 +335,15 @@ fn savepdn(e: &mut CheckersEngine, args: &[String]) -> Result<String, String> {
     let [path] = args else {
         return Err("usage: savepdn FILE".to_string());
     };
-    let tags = vec![("Event".to_string(), "tmbot game".to_string())];
+    let mut set = vec![("GameType", "21".to_string())];
+    if let Some((winner, _)) = e.result() {
+        let result = record::PdnResult::from_winner(winner);
+        set.push(("Result", result.as_str().to_string()));
+    }
+    let mut tags = e.record_info(["Black", "White"], &set);
+    if !tags.iter().any(|(name, _)| name == "Event") {
+        tags.insert(0, ("Event".to_string(), "tmbot game".to_string()));
+    }
     let text = record::write_pdn(&[record::PdnGame::from_game(&e.game, tags)]);
     super::write_atomically(path, &text)
 }

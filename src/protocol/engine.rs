@@ -58,6 +58,8 @@ pub struct Engine<G: ProtocolGame> {
     generated_for: [bool; 2],
     /// The colour that resigned in this game, if one did.
     resigned: Option<Color>,
+    /// The game-info of the loaded record (`PB`, `Event`, ...), kept when it is saved.
+    loaded_info: Vec<(String, String)>,
 }
 
 /// Seconds per move when nothing else limits the search (as MoHex's `max_time` default).
@@ -87,6 +89,7 @@ impl<G: ProtocolGame> Engine<G> {
             resign_threshold: None,
             generated_for: [false; 2],
             resigned: None,
+            loaded_info: Vec::new(),
         })
     }
 
@@ -101,7 +104,7 @@ impl<G: ProtocolGame> Engine<G> {
 
     /// The player's name for `color` in a game record: the player spec when the engine
     /// generated that side's moves, else `unknown`.
-    pub fn player_name(&self, color: Color) -> String {
+    fn player_name(&self, color: Color) -> String {
         if self.generated_for[color.index()] {
             self.player.spec().to_string()
         } else {
@@ -109,15 +112,62 @@ impl<G: ProtocolGame> Engine<G> {
         }
     }
 
-    /// The colour that resigned in this game (by `genmove`), if any.
-    pub fn resigned(&self) -> Option<Color> {
-        self.resigned
+    /// Replaces the game with a loaded record's ([`Engine::set_game`]) and keeps the
+    /// record's game-info for the next save.
+    pub fn load_game(&mut self, game: G, info: Vec<(String, String)>) -> Result<(), String> {
+        self.set_game(game)?;
+        self.loaded_info = info;
+        Ok(())
     }
 
-    /// Forgets who played and resigned, and resets the clocks (a new game starts).
+    /// The result so far: the winner (`None` for a draw) and whether a side resigned; `None`
+    /// while the game goes on and nobody resigned.
+    pub fn result(&self) -> Option<(Option<Color>, bool)> {
+        match (self.game.outcome(), self.resigned) {
+            (Some(outcome), _) => Some((
+                outcome.winner,
+                outcome.reason == crate::game::Reason::Resignation,
+            )),
+            (None, Some(loser)) => Some((Some(loser.opponent()), true)),
+            (None, None) => None,
+        }
+    }
+
+    /// The game-info to save with the record: the loaded record's, with `set` replacing or
+    /// adding entries, and the player names under `name_keys` (Black's, White's): the
+    /// player spec for a side the engine generated moves for, the loaded name otherwise,
+    /// `unknown` when there is none.
+    pub fn record_info(
+        &self,
+        name_keys: [&str; 2],
+        set: &[(&str, String)],
+    ) -> Vec<(String, String)> {
+        let mut info = self.loaded_info.clone();
+        let mut put = |key: &str, value: String| {
+            match info.iter_mut().find(|(name, _)| name == key) {
+                Some(entry) => entry.1 = value,
+                None => info.push((key.to_string(), value)),
+            };
+        };
+        for color in Color::BOTH {
+            let key = name_keys[color.index()];
+            let named = self.loaded_info.iter().any(|(name, _)| name == key);
+            if self.generated_for[color.index()] || !named {
+                put(key, self.player_name(color));
+            }
+        }
+        for (key, value) in set {
+            put(key, value.clone());
+        }
+        info
+    }
+
+    /// Forgets who played and resigned and the loaded game-info, and resets the clocks (a
+    /// new game starts).
     fn forget_game(&mut self) {
         self.generated_for = [false; 2];
         self.resigned = None;
+        self.loaded_info.clear();
         self.clock.reset();
     }
 
@@ -231,19 +281,21 @@ impl<G: ProtocolGame> Engine<G> {
             }
             "max_time" => self.max_time = seconds(&value)?,
             "increment" => self.clock.increment = seconds(&value)?,
-            "resign_threshold" => self.resign_threshold = match value.as_str() {
-                "off" => None,
-                text => Some(
-                    text.parse::<f64>()
-                        .ok()
-                        .filter(|v| (0.0..=1.0).contains(v))
-                        .ok_or_else(|| {
-                            format!(
+            "resign_threshold" => {
+                self.resign_threshold = match value.as_str() {
+                    "off" => None,
+                    text => Some(
+                        text.parse::<f64>()
+                            .ok()
+                            .filter(|v| (0.0..=1.0).contains(v))
+                            .ok_or_else(|| {
+                                format!(
                                 "resign_threshold must be off or a value from 0 to 1, not '{text}'"
                             )
-                        })?,
-                ),
-            },
+                            })?,
+                    ),
+                }
+            }
             _ => return Err(format!("unknown parameter: {name}")),
         }
         Ok(String::new())
