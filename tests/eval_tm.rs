@@ -11,6 +11,7 @@ use tmbot::features::hex_connection::HexConnection;
 use tmbot::game::checkers::Checkers;
 use tmbot::game::hex::Hex;
 use tmbot::game::{Color, Game};
+use tmbot::play::agent::{Agent, AgentError, PlayerAgent};
 use tmbot::player::Player;
 use tmbot::rng::seeded;
 use tmbot::search::Limits;
@@ -145,6 +146,15 @@ fn a_hex_model_for_another_board_size_is_refused_with_both_sizes() {
     let player = Player::<Hex>::from_spec(&spec).unwrap();
     let err = player.check_game(&Hex::new(7, 7).unwrap()).unwrap_err();
     assert_eq!(err.part, format!("eval=tm:{path}"));
+
+    // A match refuses to start the game rather than play it without an evaluation.
+    let mut agent = PlayerAgent::<Hex>::from_spec(&spec).unwrap();
+    let err = agent.new_game(&Hex::new(5, 5).unwrap(), 1).unwrap_err();
+    assert!(
+        matches!(&err, AgentError::Setup(m) if m.contains("5x5")),
+        "{err}"
+    );
+    assert!(agent.new_game(&Hex::new(3, 3).unwrap(), 1).is_ok());
 
     // The engine refuses it at start-up on another size...
     let output = common::run_engine_output(&["hex", "--size", "5", "--player", &spec], "");

@@ -202,7 +202,10 @@ fn genmove(e: &mut CheckersEngine, args: &[String]) -> Result<String, String> {
         return Ok("resign".to_string());
     }
     match e.generate("genmove")? {
-        Generated::Resign => Ok("resign".to_string()),
+        Generated::Resign => {
+            e.resign();
+            Ok("resign".to_string())
+        }
         Generated::Move(mv) => {
             let text = e.game.move_to_text(mv);
             e.game.play(mv);

@@ -120,6 +120,12 @@ impl<G: ProtocolGame> Engine<G> {
         Ok(())
     }
 
+    /// Records that the side to move resigned (a committed `genmove` answered
+    /// [`Generated::Resign`]); [`Engine::result`] reports it.
+    pub fn resign(&mut self) {
+        self.resigned = Some(self.game.side_to_move());
+    }
+
     /// The result so far: the winner (`None` for a draw) and whether a side resigned; `None`
     /// while the game goes on and nobody resigned.
     pub fn result(&self) -> Option<(Option<Color>, bool)> {
@@ -186,8 +192,8 @@ impl<G: ProtocolGame> Engine<G> {
     /// `genmove` for the side to move: searches ([`Engine::think`]), writes the search's
     /// summary to stderr (the line HexGui's shell shows, as MoHex does), and answers the
     /// move, or [`Generated::Resign`] when the best move's value is below the resignation
-    /// threshold after the opening. `command` names the command in the summary. The move
-    /// is not played.
+    /// threshold after the opening. `command` names the command in the summary. Neither
+    /// the move nor the resignation is recorded (see [`Engine::resign`]).
     pub fn generate(&mut self, command: &str) -> Result<Generated<G::Move>, String> {
         let color = self.game.side_to_move();
         let started = Instant::now();
@@ -202,7 +208,6 @@ impl<G: ProtocolGame> Engine<G> {
             _ => false,
         };
         let answer = if resign {
-            self.resigned = Some(color);
             "resign".to_string()
         } else {
             self.game.move_to_text(best)

@@ -220,7 +220,12 @@ fn generate(e: &mut HexEngine, args: &[String], commit: bool) -> Result<String, 
     }
     let command = if commit { "genmove" } else { "reg_genmove" };
     match e.generate(command)? {
-        Generated::Resign => Ok("resign".to_string()),
+        Generated::Resign => {
+            if commit {
+                e.resign();
+            }
+            Ok("resign".to_string())
+        }
         Generated::Move(mv) => {
             let text = e.game.move_to_text(mv);
             if commit {
