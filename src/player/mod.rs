@@ -62,7 +62,10 @@ pub const PLAYERS: &[PlayerKind] = &[
         doc: "averaging tree of the checkers thesis: every line to a fixed depth, leaves \
               evaluated in one batch, nodes worth the mean of their children",
         options: &[
-            ("depth", "plies, 1 to 8 (default 3)"),
+            (
+                "depth",
+                "plies, 1 to 8, fewer where the tree would pass 4 million positions (default 3)",
+            ),
             ("eval", EVAL_DOC),
             ("win", "value of a forced win (default 9)"),
             ("loss", "value of a forced loss (default -9)"),
