@@ -32,9 +32,11 @@ pub const MIN_TABLE_BITS: u32 = 10;
 pub const MAX_THREADS: usize = 256;
 /// Most playouts per move a player may ask for.
 pub const MAX_PLAYOUTS: u64 = 1_000_000_000_000;
-/// Most nodes per move a player may ask for (an MCTS tree of this many nodes fills tens of
-/// GiB).
-pub const MAX_NODES: u64 = 1_000_000_000;
+/// Most nodes per move an alpha-beta player may ask for (a count: they take no memory).
+pub const MAX_NODES: u64 = 1_000_000_000_000;
+/// Most tree nodes an MCTS player may ask for (the tree keeps them all: this many take a
+/// few GiB).
+pub const MAX_TREE_NODES: u64 = 100_000_000;
 /// Deepest alpha-beta search a player may ask for, in plies.
 pub const MAX_DEPTH: u32 = 64;
 /// Deepest averaging tree: every line to this depth is kept and evaluated in one batch, so
@@ -81,7 +83,7 @@ pub const PLAYERS: &[PlayerKind] = &[
                 "maximum depth in plies, 1 to 64 (default 6 when no other limit is set)",
             ),
             ("time", "time per move: 500ms, 2s, 1.5"),
-            ("nodes", "node limit per move, at most 10^9"),
+            ("nodes", "node limit per move, at most 10^12"),
             ("eval", EVAL_DOC),
             (
                 "tt",
@@ -98,7 +100,7 @@ pub const PLAYERS: &[PlayerKind] = &[
                 "simulations per move, at most 10^12 (default 10000 when no other limit is set)",
             ),
             ("time", "time per move: 500ms, 2s, 1.5"),
-            ("nodes", "tree node limit, at most 10^9"),
+            ("nodes", "tree node limit, at most 10^8"),
             (
                 "c",
                 "exploration constant C in V + C sqrt(2 ln N / N_i) (default 0.25)",
@@ -222,7 +224,14 @@ impl<G: SearchGame> Player<G> {
                 "playouts" => {
                     limits.playouts = Some(read(key, value, |v| bounded(v, 1, MAX_PLAYOUTS))?)
                 }
-                "nodes" => limits.nodes = Some(read(key, value, |v| bounded(v, 1, MAX_NODES))?),
+                "nodes" => {
+                    let most = if kind.name == "mcts" {
+                        MAX_TREE_NODES
+                    } else {
+                        MAX_NODES
+                    };
+                    limits.nodes = Some(read(key, value, |v| bounded(v, 1, most))?)
+                }
                 "depth" => {
                     let most = if kind.name == "avgtree" {
                         MAX_AVGTREE_DEPTH
@@ -466,7 +475,8 @@ mod tests {
             ("mcts:threads=4096", "threads=4096"),
             ("mcts:threads=0", "threads=0"),
             ("mcts:playouts=1000000000001", "playouts=1000000000001"),
-            ("alphabeta:nodes=99999999999", "nodes=99999999999"),
+            ("alphabeta:nodes=1000000000001", "nodes=1000000000001"),
+            ("mcts:nodes=100000001", "nodes=100000001"),
             ("alphabeta:depth=65", "depth=65"),
             ("avgtree:depth=9", "depth=9"),
             ("mcts:expand=4000000000", "expand=4000000000"),
