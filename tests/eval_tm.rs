@@ -1,6 +1,9 @@
 //! The Tsetlin Machine as a game evaluator: models trained here, saved in the model format,
 //! loaded through `eval=tm:PATH` and used by searches.
 
+#[allow(dead_code)] // each test file uses some of the helpers
+mod common;
+
 use rand::Rng as _;
 use tmbot::eval::tm::{TmEncoding, TmEvaluator};
 use tmbot::eval::Evaluator;
@@ -8,6 +11,7 @@ use tmbot::features::hex_connection::HexConnection;
 use tmbot::game::checkers::Checkers;
 use tmbot::game::hex::Hex;
 use tmbot::game::{Color, Game};
+use tmbot::play::agent::{Agent, AgentError, PlayerAgent};
 use tmbot::player::Player;
 use tmbot::rng::seeded;
 use tmbot::search::Limits;
@@ -118,6 +122,64 @@ fn a_hex_model_judges_full_boards_through_the_evaluator() {
     // A model for 3x3 on a 5x5 board: neutral values, not a crash.
     let big = Hex::new(5, 5).unwrap();
     assert_eq!(evaluator.evaluate(&[big])[0].value, 0.5);
+}
+
+#[test]
+fn a_hex_model_for_another_board_size_is_refused_with_both_sizes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hex3.tm");
+    let encoder = HexConnection::new(3, 3);
+    let machine = MultiClassTm::new(hex_params(), encoder.feature_count(), 2).unwrap();
+    save(
+        Machine::PerClass(machine),
+        "hex-connection",
+        encoder.feature_names(),
+        &path,
+    );
+    let path = path.to_str().unwrap();
+    let evaluator = TmEvaluator::<Hex>::load(path).unwrap();
+    assert_eq!(evaluator.check(&Hex::new(3, 3).unwrap()), Ok(()));
+    let err = evaluator.check(&Hex::new(5, 5).unwrap()).unwrap_err();
+    assert!(err.contains("3x3") && err.contains("5x5"), "{err}");
+
+    let spec = format!("greedy:eval=tm:{path}");
+    let player = Player::<Hex>::from_spec(&spec).unwrap();
+    let err = player.check_game(&Hex::new(7, 7).unwrap()).unwrap_err();
+    assert_eq!(err.part, format!("eval=tm:{path}"));
+
+    // A match refuses to start the game rather than play it without an evaluation.
+    let mut agent = PlayerAgent::<Hex>::from_spec(&spec).unwrap();
+    let err = agent.new_game(&Hex::new(5, 5).unwrap(), 1).unwrap_err();
+    assert!(
+        matches!(&err, AgentError::Setup(m) if m.contains("5x5")),
+        "{err}"
+    );
+    assert!(agent.new_game(&Hex::new(3, 3).unwrap(), 1).is_ok());
+
+    // The engine refuses it at start-up on another size...
+    let output = common::run_engine_output(&["hex", "--size", "5", "--player", &spec], "");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("3x3") && stderr.contains("5x5"), "{stderr}");
+
+    // ...and `boardsize` or `param_tmbot player` to a size the model cannot evaluate.
+    let out = common::run_engine(
+        &["hex", "--size", "3", "--player", &spec],
+        &format!("boardsize 7 7\nshowposition\nboardsize 3 3\nparam_tmbot player mcts\nboardsize 4 4\nparam_tmbot player {spec}\n"),
+    );
+    let replies = common::responses(&out);
+    assert!(
+        replies[0].starts_with("? ") && replies[0].contains("3x3") && replies[0].contains("7x7"),
+        "{}",
+        replies[0]
+    );
+    assert_eq!(replies[1], "= 3/3/3 b\n\n", "the board is unchanged");
+    assert_eq!(&replies[2..5], ["= \n\n"; 3]);
+    assert!(
+        replies[5].starts_with("? ") && replies[5].contains("4x4"),
+        "{}",
+        replies[5]
+    );
 }
 
 #[test]

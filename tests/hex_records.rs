@@ -151,10 +151,10 @@ fn benzene_swap_pieces_keeps_the_board_and_white_moves_again() {
     game.play(cell(&game, "g5"));
     assert_eq!(game.side_to_move(), Color::Black);
     assert!(game.parse_move("swap").is_err(), "only as move 2");
-    // The record reads back in Benzene's form.
+    // The record reads back in Benzene's form, naming its swap rule.
     let text = SgfRecord::from_game(&game).to_sgf();
     let expected = format!(
-        "(;FF[4]AP[tmbot:{}]GM[11]SZ[7];B[a2];W[swap-pieces];W[g5])",
+        "(;FF[4]AP[tmbot:{}]GM[11]SZ[7]RU[swap:benzene];B[a2];W[swap-pieces];W[g5])",
         env!("CARGO_PKG_VERSION")
     );
     assert_eq!(text.trim_end(), expected);

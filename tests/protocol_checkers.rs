@@ -3,9 +3,10 @@
 //! game history, finished positions, clocks, parameters, PDN files, error wording, and a
 //! test per listed command.
 
+#[allow(dead_code)] // each test file uses some of the helpers
 mod common;
 
-use common::{assert_golden, responses, run_engine};
+use common::{assert_golden, responses, run_engine, run_engine_output};
 
 const ENGINE: [&str; 5] = ["checkers", "--player", "alphabeta:depth=4", "--seed", "7"];
 
@@ -189,13 +190,13 @@ fn clocks_and_parameters() {
     assert_eq!(replies[10], "= Black: 1800, White: 1800\n\n", "a new game");
     assert_eq!(
         replies[11],
-        "= [string] player alphabeta:depth=4\n[string] seed 7\n[string] max_time 10\n[string] increment 0\n\n"
+        "= [string] player alphabeta:depth=4\n[string] seed 7\n[string] max_time 10\n[string] increment 0\n[string] resign_threshold off\n\n"
     );
     assert_eq!(&replies[12..16], ["= \n\n"; 4]);
     assert_eq!(replies[16], "= random\n\n");
     assert_eq!(
         replies[17],
-        "= [string] player random\n[string] seed 9\n[string] max_time 2\n[string] increment 0.5\n\n"
+        "= [string] player random\n[string] seed 9\n[string] max_time 2\n[string] increment 0.5\n[string] resign_threshold off\n\n"
     );
     assert_eq!(replies[18], "? unknown parameter: bogus\n\n");
     assert_eq!(replies[19], "? missing value for parameter seed\n\n");
@@ -299,6 +300,55 @@ fn pdn_load_and_save_round_trip() {
     assert!(text.contains("1. 11-15 23-18 2. 8-11 27-23"), "{text}");
     let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
+}
+
+#[test]
+fn savepdn_keeps_loaded_tags_and_names_players_and_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let loaded = dir.path().join("club.pdn");
+    std::fs::write(
+        &loaded,
+        "[Event \"Club night\"]\n[Black \"Ann\"]\n[White \"Bob\"]\n\n1. 11-15 23-19 2. 8-11 *\n",
+    )
+    .unwrap();
+    let saved = dir.path().join("saved.pdn");
+    let input = format!(
+        "loadpdn {}\nparam_tmbot resign_threshold 1\ngenmove\nsavepdn {}\n",
+        loaded.display(),
+        saved.display()
+    );
+    let output = run_engine_output(&ENGINE, &input);
+    let out = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(responses(&out)[2], "= resign\n\n");
+    let text = std::fs::read_to_string(&saved).unwrap();
+    for tag in [
+        "[Event \"Club night\"]",
+        "[Black \"Ann\"]",
+        "[White \"alphabeta:depth=4\"]",
+        "[GameType \"21\"]",
+        "[Result \"1-0\"]",
+    ] {
+        assert!(text.contains(tag), "{tag} in {text}");
+    }
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    let summary = stderr
+        .lines()
+        .find(|l| l.starts_with("genmove white: resign value "))
+        .unwrap_or_else(|| panic!("no summary in {stderr}"));
+    assert!(summary.contains("playouts - depth 4 nodes "), "{summary}");
+
+    // A new game: no loaded tags, unknown names for the sides the engine did not play.
+    let input = format!("play 11-15\ngenmove\nsavepdn {}\n", saved.display());
+    run_engine(&ENGINE, &input);
+    let text = std::fs::read_to_string(&saved).unwrap();
+    for tag in [
+        "[Black \"unknown\"]",
+        "[White \"alphabeta:depth=4\"]",
+        "[GameType \"21\"]",
+        "[Result \"*\"]",
+    ] {
+        assert!(text.contains(tag), "{tag} in {text}");
+    }
 }
 
 #[test]

@@ -1,9 +1,10 @@
 //! HTP as HexGui and Benzene's tools use it: golden transcripts of their command sequences
 //! (deterministic seeds and playout limits), byte-exact framing, and a test per command.
 
+#[allow(dead_code)] // each test file uses some of the helpers
 mod common;
 
-use common::{assert_golden, responses, run_engine};
+use common::{assert_golden, responses, run_engine, run_engine_output};
 
 const ENGINE: [&str; 5] = ["hex", "--player", "mcts:playouts=300", "--seed", "7"];
 
@@ -117,7 +118,7 @@ fn parameters_clock_and_scoring() {
     let replies = responses(&out);
     assert_eq!(
         replies[0],
-        "= [bool] allow_swap 0\n[string] game_time 1800\n\n"
+        "= [bool] allow_swap 0\n[list/off/benzene/hexgui] swap_rule off\n[string] game_time 1800\n\n"
     );
     assert_eq!(replies[3], "= Black: 600, White: 600\n\n");
     assert_eq!(replies[5], "= 120\n\n");
@@ -137,6 +138,138 @@ fn parameters_clock_and_scoring() {
     assert_eq!(replies[16], "= resign\n\n");
     assert!(replies[17].contains("genmove"));
     assert_eq!(replies.len(), 19, "nothing answered after quit");
+}
+
+#[test]
+fn genmove_prints_the_search_summary_on_stderr() {
+    let output = run_engine_output(
+        &ENGINE,
+        "boardsize 5 5\nplay b c3\ngenmove white\nparam_tmbot player alphabeta:depth=2\nreg_genmove black\n",
+    );
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    let replies = responses(std::str::from_utf8(&output.stdout).unwrap()).len();
+    assert_eq!(replies, 5);
+    let mcts = stderr
+        .lines()
+        .find(|l| l.starts_with("genmove white: "))
+        .unwrap_or_else(|| panic!("no summary in {stderr}"));
+    for part in [
+        "value 0.",
+        "visits ",
+        "/300 playouts 300",
+        "depth -",
+        "nodes ",
+        " time ",
+    ] {
+        assert!(mcts.contains(part), "{part} in {mcts}");
+    }
+    assert!(mcts.ends_with('s'), "{mcts}");
+    let alphabeta = stderr
+        .lines()
+        .find(|l| l.starts_with("reg_genmove black: "))
+        .unwrap_or_else(|| panic!("no summary in {stderr}"));
+    assert!(
+        alphabeta.contains("visits - playouts - depth 2 nodes "),
+        "{alphabeta}"
+    );
+}
+
+#[test]
+fn genmove_resigns_below_the_threshold_only_when_asked() {
+    let moves = "boardsize 5 5\nplay b c3\nplay w b2\nplay b d2\n";
+    let asked = run_engine(
+        &ENGINE,
+        &format!("{moves}param_tmbot resign_threshold 1\ngenmove white\nparam_tmbot resign_threshold 2\nparam_tmbot\n"),
+    );
+    let replies = responses(&asked);
+    assert_eq!(replies[5], "= resign\n\n");
+    assert!(replies[6].starts_with("? resign_threshold must be off or a value from 0 to 1"));
+    assert!(
+        replies[7].contains("[string] resign_threshold 1\n"),
+        "{}",
+        replies[7]
+    );
+    let default = run_engine(&ENGINE, &format!("{moves}param_tmbot\ngenmove white\n"));
+    let replies = responses(&default);
+    assert!(
+        replies[4].contains("[string] resign_threshold off\n"),
+        "{}",
+        replies[4]
+    );
+    assert_ne!(replies[5], "= resign\n\n", "off by default");
+    let opening = run_engine(
+        &ENGINE,
+        "boardsize 5 5\nparam_tmbot resign_threshold 1\ngenmove black\n",
+    );
+    assert_ne!(
+        responses(&opening)[2],
+        "= resign\n\n",
+        "never in the opening"
+    );
+}
+
+#[test]
+fn savesgf_writes_players_result_and_swap_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("game.sgf");
+    let path = path.to_str().unwrap();
+    let input = format!(
+        "boardsize 5 5\nparam_game swap_rule hexgui\nplay b c3\nplay w b2\nplay b d2\n\
+         param_tmbot resign_threshold 1\ngenmove white\nsavesgf {path}\n"
+    );
+    let replies = run_engine(&ENGINE, &input);
+    assert_eq!(responses(&replies)[6], "= resign\n\n");
+    let saved = std::fs::read_to_string(path).unwrap();
+    for property in [
+        "PB[unknown]",
+        "PW[mcts:playouts=300]",
+        "RE[B+R]",
+        "RU[swap:hexgui]",
+    ] {
+        assert!(saved.contains(property), "{property} in {saved}");
+    }
+    // A finished game: the winner without R; names of both sides the engine played.
+    let input =
+        format!("boardsize 2 2\ngenmove b\ngenmove w\ngenmove b\ngenmove w\nsavesgf {path}\n");
+    run_engine(&ENGINE, &input);
+    let saved = std::fs::read_to_string(path).unwrap();
+    assert!(
+        saved.contains("PB[mcts:playouts=300]PW[mcts:playouts=300]RE["),
+        "{saved}"
+    );
+    assert!(
+        saved.contains("RE[B+]") || saved.contains("RE[W+]"),
+        "{saved}"
+    );
+    assert!(!saved.contains("RU["), "swap off: {saved}");
+}
+
+#[test]
+fn loadsgf_infers_hexguis_swap_from_the_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hexgui.sgf");
+    std::fs::write(
+        &path,
+        "(;FF[4]AP[HexGui:0.10]GM[11]SZ[5]PB[Ann]PW[Bob];B[b1];W[swap-pieces];B[c3])",
+    )
+    .unwrap();
+    let saved = dir.path().join("again.sgf");
+    let input = format!(
+        "boardsize 5 5\nloadsgf {}\nshowposition\nparam_game\nsavesgf {}\n",
+        path.display(),
+        saved.display()
+    );
+    let out = run_engine(&ENGINE, &input);
+    let replies = responses(&out);
+    assert_eq!(replies[1], "= \n\n", "no param_game needed");
+    // HexGui's swap-pieces: b1 (x 1, y 0) is reflected to a2 and turns white.
+    assert_eq!(replies[2], "= 5/w4/2b2/5/5 w\n\n");
+    assert!(replies[3].contains("swap_rule hexgui"), "{}", replies[3]);
+    let again = std::fs::read_to_string(saved).unwrap();
+    assert!(
+        again.contains("PB[Ann]PW[Bob]"),
+        "loaded names kept: {again}"
+    );
 }
 
 #[test]

@@ -68,9 +68,11 @@ pub unsafe extern "C" fn getmove(
             return CB_UNKNOWN;
         }
     };
-    let stop = engine::StopWatcher::start(playnow);
-    let outcome = engine::with_engine(|engine| engine.getmove(&*board, side, maxtime, stop.flag()));
-    drop(stop);
+    let outcome = shielded(|| {
+        let stop = engine::StopWatcher::start(playnow);
+        engine::with_engine(|engine| engine.getmove(&*board, side, maxtime, stop.flag()))
+    })
+    .and_then(|outcome| outcome);
     match outcome {
         Ok(played) => {
             *board = played.board;
@@ -100,14 +102,59 @@ pub unsafe extern "C" fn enginecommand(command: *const c_char, reply: *mut c_cha
         return 0;
     }
     let text = CStr::from_ptr(command).to_string_lossy();
-    match engine::with_engine(|engine| engine.command(&text)) {
-        Some(answer) => {
+    match shielded(|| engine::with_engine(|engine| engine.command(&text))) {
+        Ok(Some(answer)) => {
             write_text(reply, &answer);
             1
         }
-        None => {
+        Ok(None) => {
             write_text(reply, "?");
             0
         }
+        Err(message) => {
+            write_text(reply, &format!("? tmbot: {message}"));
+            0
+        }
+    }
+}
+
+/// Runs `f`, turning a panic into an error message: a panic must not unwind into the host
+/// (undefined behaviour across `extern "C"`, and an abort of the GUI).
+fn shielded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|payload| {
+        let reason = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown cause".to_string());
+        format!("internal error ({reason})")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_becomes_an_error_message() {
+        assert_eq!(shielded(|| 7), Ok(7));
+        let err = shielded(|| -> u8 { panic!("board on fire") }).unwrap_err();
+        assert_eq!(err, "internal error (board on fire)");
+        let err = shielded(|| -> u8 { panic!("{} squares", 32) }).unwrap_err();
+        assert_eq!(err, "internal error (32 squares)");
+    }
+
+    #[test]
+    fn the_engine_still_answers_after_a_panic_inside_it() {
+        let caught = shielded(|| engine::with_engine(|_| panic!("inside the engine lock")));
+        assert!(caught.is_err());
+        let mut reply = [0 as c_char; TEXT_BUFFER];
+        let command = c"name";
+        // SAFETY: a NUL-terminated command and a buffer of TEXT_BUFFER bytes.
+        let understood = unsafe { enginecommand(command.as_ptr(), reply.as_mut_ptr()) };
+        assert_eq!(understood, 1);
+        // SAFETY: enginecommand NUL-terminates the reply.
+        let answer = unsafe { CStr::from_ptr(reply.as_ptr()) }.to_string_lossy();
+        assert!(answer.starts_with("tmbot"), "{answer}");
     }
 }

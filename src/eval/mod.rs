@@ -44,6 +44,13 @@ pub trait Evaluator<G: Game>: Send + Sync {
     fn evaluate_one(&self, position: &G) -> Value {
         self.evaluate(std::slice::from_ref(position))[0]
     }
+
+    /// Whether this evaluator can judge positions of `game` (its kind and board size), or
+    /// why not. Players check this before they play, so that no game is played without an
+    /// evaluation.
+    fn check(&self, _game: &G) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// An evaluator specification that could not be turned into an evaluator.

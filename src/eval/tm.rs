@@ -77,7 +77,9 @@ impl TmEncoding for Hex {
         let encoder = HexConnection::new(self.width(), self.height());
         if encoder.feature_count() != features {
             return Err(format!(
-                "the model has {features} features, a {}x{} board has {}",
+                "the model evaluates {} boards, this game is {}x{} ({features} features, \
+                 not {})",
+                hex_model_board(features),
                 self.width(),
                 self.height(),
                 encoder.feature_count()
@@ -85,6 +87,19 @@ impl TmEncoding for Hex {
         }
         let stones: Vec<Option<Color>> = (0..self.cell_count()).map(|c| self.stone(c)).collect();
         encoder.encode_stones(&stones)
+    }
+}
+
+/// The board a `hex-connection` model of `features` inputs was trained on: `9x9` for a
+/// square board, else its cell count (`n` cells give n(n+1) features).
+fn hex_model_board(features: usize) -> String {
+    let cells = (0..=features).find(|n| n * (n + 1) >= features);
+    match cells {
+        Some(n) if n * (n + 1) == features => match (0..=n).find(|side| side * side >= n) {
+            Some(side) if side * side == n => format!("{side}x{side}"),
+            _ => format!("{n}-cell"),
+        },
+        _ => format!("unknown ({features} features)"),
     }
 }
 
@@ -165,6 +180,10 @@ impl<G: TmEncoding> TmEvaluator<G> {
 }
 
 impl<G: TmEncoding> Evaluator<G> for TmEvaluator<G> {
+    fn check(&self, game: &G) -> Result<(), String> {
+        game.encode(self.features).map(|_| ())
+    }
+
     fn evaluate(&self, positions: &[G]) -> Vec<Value> {
         let features = self.features;
         let mut data = Dataset::new(features);

@@ -137,7 +137,10 @@ impl<G: ProtocolGame> Agent<G> for PlayerAgent<G> {
         &self.name
     }
 
-    fn new_game(&mut self, _start: &G, seed: u64) -> Result<(), AgentError> {
+    fn new_game(&mut self, start: &G, seed: u64) -> Result<(), AgentError> {
+        self.player
+            .check_game(start)
+            .map_err(|err| AgentError::Setup(err.to_string()))?;
         self.rng = seeded(seed);
         self.player.new_game();
         Ok(())

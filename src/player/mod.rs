@@ -24,6 +24,27 @@ pub struct PlayerKind {
     pub options: &'static [(&'static str, &'static str)],
 }
 
+/// Largest transposition table, as a power of two (2^26 entries take about 1.5 GiB).
+pub const MAX_TABLE_BITS: u32 = 26;
+/// Smallest transposition table, as a power of two.
+pub const MIN_TABLE_BITS: u32 = 10;
+/// Most MCTS threads (trees searched in parallel) a player may ask for.
+pub const MAX_THREADS: usize = 256;
+/// Most playouts per move a player may ask for.
+pub const MAX_PLAYOUTS: u64 = 1_000_000_000_000;
+/// Most nodes per move an alpha-beta player may ask for (a count: they take no memory).
+pub const MAX_NODES: u64 = 1_000_000_000_000;
+/// Most tree nodes an MCTS player may ask for (the tree keeps them all: this many take a
+/// few GiB).
+pub const MAX_TREE_NODES: u64 = 100_000_000;
+/// Deepest alpha-beta search a player may ask for, in plies.
+pub const MAX_DEPTH: u32 = 64;
+/// Deepest averaging tree: every line to this depth is kept and evaluated in one batch, so
+/// memory grows with the branching factor to this power.
+pub const MAX_AVGTREE_DEPTH: u32 = 8;
+/// Most visits before an MCTS leaf is expanded.
+pub const MAX_EXPAND: u32 = 1_000_000;
+
 const EVAL_DOC: &str = "evaluator spec (see the evaluator list; default: the game's own)";
 
 /// Every player kind with its options.
@@ -43,7 +64,10 @@ pub const PLAYERS: &[PlayerKind] = &[
         doc: "averaging tree of the checkers thesis: every line to a fixed depth, leaves \
               evaluated in one batch, nodes worth the mean of their children",
         options: &[
-            ("depth", "plies (default 3)"),
+            (
+                "depth",
+                "plies, 1 to 8, fewer where the tree would pass 4 million positions (default 3)",
+            ),
             ("eval", EVAL_DOC),
             ("win", "value of a forced win (default 9)"),
             ("loss", "value of a forced loss (default -9)"),
@@ -56,14 +80,14 @@ pub const PLAYERS: &[PlayerKind] = &[
         options: &[
             (
                 "depth",
-                "maximum depth in plies (default 6 when no other limit is set)",
+                "maximum depth in plies, 1 to 64 (default 6 when no other limit is set)",
             ),
             ("time", "time per move: 500ms, 2s, 1.5"),
-            ("nodes", "node limit per move"),
+            ("nodes", "node limit per move, at most 10^12"),
             ("eval", EVAL_DOC),
             (
                 "tt",
-                "transposition table size as a power of two (default 20)",
+                "transposition table size as a power of two, 10 to 26 (default 20)",
             ),
         ],
     },
@@ -73,10 +97,10 @@ pub const PLAYERS: &[PlayerKind] = &[
         options: &[
             (
                 "playouts",
-                "simulations per move (default 10000 when no other limit is set)",
+                "simulations per move, at most 10^12 (default 10000 when no other limit is set)",
             ),
             ("time", "time per move: 500ms, 2s, 1.5"),
-            ("nodes", "tree node limit"),
+            ("nodes", "tree node limit, at most 10^8"),
             (
                 "c",
                 "exploration constant C in V + C sqrt(2 ln N / N_i) (default 0.25)",
@@ -92,20 +116,26 @@ pub const PLAYERS: &[PlayerKind] = &[
             ),
             (
                 "threads",
-                "independent trees searched in parallel (default 1)",
+                "independent trees searched in parallel, 1 to 256 (default 1)",
             ),
             (
                 "reuse",
                 "keep the subtree between moves, on/off (default off)",
             ),
-            ("expand", "visits before a leaf is expanded (default 2)"),
+            (
+                "expand",
+                "visits before a leaf is expanded, at most 10^6 (default 2)",
+            ),
         ],
     },
     PlayerKind {
         name: "flatmc",
         doc: "flat Monte Carlo: playouts spread evenly over the moves, best mean wins",
         options: &[
-            ("playouts", "simulations per move (default 10000)"),
+            (
+                "playouts",
+                "simulations per move, at most 10^12 (default 10000)",
+            ),
             ("time", "time per move: 500ms, 2s, 1.5"),
         ],
     },
@@ -126,6 +156,8 @@ pub struct Player<G: SearchGame> {
     spec: String,
     search: Search<G>,
     evaluator: Arc<dyn Evaluator<G>>,
+    /// The evaluator's spec (named when it cannot judge a game).
+    eval_spec: String,
     limits: Limits,
     /// Scratch move list of the random player.
     moves: Vec<G::Move>,
@@ -189,24 +221,35 @@ impl<G: SearchGame> Player<G> {
                     mcts_eval = true;
                 }
                 "time" => limits.time = Some(read(key, value, parse_duration)?),
-                "playouts" => limits.playouts = Some(read(key, value, positive::<u64>)?),
-                "nodes" => limits.nodes = Some(read(key, value, positive::<u64>)?),
+                "playouts" => {
+                    limits.playouts = Some(read(key, value, |v| bounded(v, 1, MAX_PLAYOUTS))?)
+                }
+                "nodes" => {
+                    let most = if kind.name == "mcts" {
+                        MAX_TREE_NODES
+                    } else {
+                        MAX_NODES
+                    };
+                    limits.nodes = Some(read(key, value, |v| bounded(v, 1, most))?)
+                }
                 "depth" => {
-                    let depth = read(key, value, positive::<u32>)?;
+                    let most = if kind.name == "avgtree" {
+                        MAX_AVGTREE_DEPTH
+                    } else {
+                        MAX_DEPTH
+                    };
+                    let depth = read(key, value, |v| bounded(v, 1, most))?;
                     limits.depth = Some(depth);
                     avg.depth = depth;
                 }
-                "win" => avg.forced_win = read(key, value, number::<f64>)?,
-                "loss" => avg.forced_loss = read(key, value, number::<f64>)?,
+                "win" => avg.forced_win = read(key, value, finite)?,
+                "loss" => avg.forced_loss = read(key, value, finite)?,
                 "tt" => {
-                    table_bits = read(key, value, |v| match number::<u32>(v)? {
-                        b @ 10..=30 => Ok(b),
-                        _ => Err("table size must be between 10 and 30 bits".into()),
-                    })?
+                    table_bits = read(key, value, |v| bounded(v, MIN_TABLE_BITS, MAX_TABLE_BITS))?
                 }
                 "c" => {
-                    mcts.c = read(key, value, |v| match number::<f64>(v)? {
-                        c if c >= 0.0 && c.is_finite() => Ok(c),
+                    mcts.c = read(key, value, |v| match finite(v)? {
+                        c if c >= 0.0 => Ok(c),
                         _ => Err("C must be a finite number of at least 0".into()),
                     })?
                 }
@@ -214,13 +257,16 @@ impl<G: SearchGame> Player<G> {
                     mcts.rave = read(key, value, |v| match parse_switch(v) {
                         Ok(false) => Ok(None),
                         Ok(true) => Ok(Some(1000.0)),
-                        Err(_) => positive::<f64>(v).map(Some),
+                        Err(_) => match finite(v) {
+                            Ok(k) if k > 0.0 => Ok(Some(k)),
+                            _ => Err(format!("'{v}' is neither on, off nor a positive number")),
+                        },
                     })?
                 }
                 "patterns" => mcts.patterns = read(key, value, parse_switch)?,
-                "threads" => mcts.threads = read(key, value, positive::<usize>)?,
+                "threads" => mcts.threads = read(key, value, |v| bounded(v, 1, MAX_THREADS))?,
                 "reuse" => mcts.reuse = read(key, value, parse_switch)?,
-                "expand" => mcts.expand_after = read(key, value, positive::<u32>)?,
+                "expand" => mcts.expand_after = read(key, value, |v| bounded(v, 1, MAX_EXPAND))?,
                 _ => unreachable!("every option of the table is handled"),
             }
         }
@@ -237,7 +283,14 @@ impl<G: SearchGame> Player<G> {
                 limits.depth = None;
                 Search::AvgTree(avg)
             }
-            "alphabeta" => Search::AlphaBeta(Box::new(AlphaBeta::new(table_bits))),
+            "alphabeta" => {
+                Search::AlphaBeta(Box::new(AlphaBeta::try_new(table_bits).map_err(|err| {
+                    SpecError::new(
+                        format!("tt={table_bits}"),
+                        format!("cannot allocate the transposition table: {err}"),
+                    )
+                })?))
+            }
             "mcts" => Search::Mcts(Box::new(Mcts::new(mcts))),
             "flatmc" => Search::FlatMc,
             _ => unreachable!("every player of the table is handled"),
@@ -246,6 +299,7 @@ impl<G: SearchGame> Player<G> {
             spec: text.trim().to_string(),
             search,
             evaluator,
+            eval_spec,
             limits,
             moves: Vec::new(),
         })
@@ -254,6 +308,14 @@ impl<G: SearchGame> Player<G> {
     /// The spec this player was built from.
     pub fn spec(&self) -> &str {
         &self.spec
+    }
+
+    /// Whether the player's evaluator can judge `game`'s positions (a Tsetlin Machine
+    /// model trained on another board size cannot); the error names the evaluator.
+    pub fn check_game(&self, game: &G) -> Result<(), SpecError> {
+        self.evaluator
+            .check(game)
+            .map_err(|message| SpecError::new(format!("eval={}", self.eval_spec), message))
     }
 
     /// The limits the spec sets (protocols combine them with the clock).
@@ -322,10 +384,24 @@ impl<G: SearchGame> Player<G> {
     }
 }
 
-fn positive<T: std::str::FromStr + PartialOrd + Default>(text: &str) -> Result<T, String> {
-    match text.parse::<T>() {
-        Ok(v) if v > T::default() => Ok(v),
-        _ => Err(format!("'{text}' is not a positive number")),
+/// Parses an integer in `least..=most`.
+fn bounded<T>(text: &str, least: T, most: T) -> Result<T, String>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display,
+{
+    match number::<T>(text)? {
+        v if v >= least && v <= most => Ok(v),
+        _ => Err(format!("'{text}' must be between {least} and {most}")),
+    }
+}
+
+/// Parses a finite number (no `inf` or `NaN`).
+fn finite(text: &str) -> Result<f64, String> {
+    let value = number::<f64>(text)?;
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(format!("'{text}' is not a finite number"))
     }
 }
 
@@ -391,6 +467,32 @@ mod tests {
         assert_eq!(error("greedy:eval=oracle").part, "eval=oracle");
         assert_eq!(error("mcts:rave=maybe").part, "rave=maybe");
         assert_eq!(error("mcts:c=-1").part, "c=-1");
+    }
+
+    #[test]
+    fn options_beyond_what_the_machine_can_do_are_refused_before_allocating() {
+        for (spec, part) in [
+            ("alphabeta:tt=30", "tt=30"),
+            ("alphabeta:tt=27", "tt=27"),
+            ("mcts:threads=4096", "threads=4096"),
+            ("mcts:threads=0", "threads=0"),
+            ("mcts:playouts=1000000000001", "playouts=1000000000001"),
+            ("alphabeta:nodes=1000000000001", "nodes=1000000000001"),
+            ("mcts:nodes=100000001", "nodes=100000001"),
+            ("alphabeta:depth=65", "depth=65"),
+            ("avgtree:depth=9", "depth=9"),
+            ("mcts:expand=4000000000", "expand=4000000000"),
+            ("mcts:rave=inf", "rave=inf"),
+            ("mcts:c=NaN", "c=NaN"),
+            ("avgtree:win=inf", "win=inf"),
+            ("alphabeta:time=1e300", "time=1e300"),
+            ("flatmc:time=inf", "time=inf"),
+        ] {
+            let err = error(spec);
+            assert_eq!(err.part, part, "{spec}: {err}");
+        }
+        assert!(Player::<TicTacToe>::from_spec("alphabeta:tt=26,depth=64").is_ok());
+        assert!(Player::<TicTacToe>::from_spec("mcts:threads=256").is_ok());
     }
 
     #[test]

@@ -126,8 +126,19 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     if !(value.is_finite() && value > 0.0) {
         return Err(format!("duration '{text}' must be positive"));
     }
-    Ok(Duration::from_secs_f64(value * scale))
+    let seconds = value * scale;
+    if seconds > MAX_DURATION.as_secs_f64() {
+        return Err(format!(
+            "duration '{text}' is longer than {} hours",
+            MAX_DURATION.as_secs() / 3600
+        ));
+    }
+    Ok(Duration::from_secs_f64(seconds))
 }
+
+/// Longest duration a spec may give (a day: longer times are typing errors, and durations
+/// past `Duration`'s range would abort the process).
+pub const MAX_DURATION: Duration = Duration::from_secs(24 * 3600);
 
 /// Parses `on`/`off`/`true`/`false`/`yes`/`no`/`1`/`0` (any case).
 pub fn parse_switch(text: &str) -> Result<bool, String> {
@@ -178,6 +189,9 @@ mod tests {
         assert_eq!(parse_duration("1.5").unwrap(), Duration::from_millis(1500));
         assert!(parse_duration("-1").is_err());
         assert!(parse_duration("fast").is_err());
+        assert!(parse_duration("1e300").is_err());
+        assert!(parse_duration("1441m").is_err());
+        assert_eq!(parse_duration("1440m").unwrap(), MAX_DURATION);
         assert!(parse_switch("ON").unwrap());
         assert!(!parse_switch("0").unwrap());
         assert!(parse_switch("maybe").is_err());

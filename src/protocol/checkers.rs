@@ -2,7 +2,7 @@
 //! `B:W21,...,32:B1,...,12`) and PDN moves (`11-15`, `22x15`). `set gamehist` and
 //! `get protocolversion`/`get gametype` use CheckerBoard's engine-command spelling.
 
-use super::engine::{parse_color, Engine, ProtocolGame};
+use super::engine::{parse_color, Engine, Generated, ProtocolGame};
 use super::registry::{Command, Identity, Registry};
 use crate::game::checkers::{diagram, parse_digits, record, to_fen, Checkers, DrawRules};
 use crate::game::{Color, Game};
@@ -30,6 +30,10 @@ impl ProtocolGame for Checkers {
             diagram::diagram(self.position()),
             to_fen(self.position())
         )
+    }
+
+    fn moves_played(&self) -> usize {
+        self.ply()
     }
 }
 
@@ -104,7 +108,7 @@ const COMMANDS: [Command<CheckersEngine>; 16] = [
     },
     Command {
         name: "param_tmbot",
-        usage: "param_tmbot [NAME VALUE]: player, seed, max_time, increment",
+        usage: "param_tmbot [NAME VALUE]: player, seed, max_time, increment, resign_threshold",
         handler: param_tmbot,
     },
     Command {
@@ -183,10 +187,17 @@ fn genmove(e: &mut CheckersEngine, args: &[String]) -> Result<String, String> {
     if e.game.outcome().is_some() {
         return Ok("resign".to_string());
     }
-    let mv = e.think().ok_or_else(|| "no legal move".to_string())?;
-    let text = e.game.move_to_text(mv);
-    e.game.play(mv);
-    Ok(text)
+    match e.generate("genmove")? {
+        Generated::Resign => {
+            e.resign();
+            Ok("resign".to_string())
+        }
+        Generated::Move(mv) => {
+            let text = e.game.move_to_text(mv);
+            e.game.play(mv);
+            Ok(text)
+        }
+    }
 }
 
 fn undo(e: &mut CheckersEngine, _args: &[String]) -> Result<String, String> {
@@ -299,10 +310,11 @@ fn loadpdn(e: &mut CheckersEngine, args: &[String]) -> Result<String, String> {
         .nth(number - 1)
         .ok_or_else(|| format!("{path} has {count} games, not {number}"))?;
     let game = game.map_err(|err| format!("{path}: {err}"))?;
-    e.game = game
+    let replayed = game
         .replay()
         .map_err(|err| format!("{path}: {err}"))?
         .with_rules(e.game.rules());
+    e.load_game(replayed, game.tags)?;
     Ok(String::new())
 }
 
@@ -310,7 +322,15 @@ fn savepdn(e: &mut CheckersEngine, args: &[String]) -> Result<String, String> {
     let [path] = args else {
         return Err("usage: savepdn FILE".to_string());
     };
-    let tags = vec![("Event".to_string(), "tmbot game".to_string())];
+    let mut set = vec![("GameType", "21".to_string())];
+    if let Some((winner, _)) = e.result() {
+        let result = record::PdnResult::from_winner(winner);
+        set.push(("Result", result.as_str().to_string()));
+    }
+    let mut tags = e.record_info(["Black", "White"], &set);
+    if !tags.iter().any(|(name, _)| name == "Event") {
+        tags.insert(0, ("Event".to_string(), "tmbot game".to_string()));
+    }
     let text = record::write_pdn(&[record::PdnGame::from_game(&e.game, tags)]);
     super::write_atomically(path, &text)
 }

@@ -6,7 +6,7 @@ use super::clock::{seconds_text, Clock};
 use crate::game::Color;
 use crate::player::Player;
 use crate::rng::{seeded, Rng};
-use crate::search::{Limits, SearchGame};
+use crate::search::{Decision, Limits, SearchGame};
 use crate::stop::StopFlag;
 use std::time::Instant;
 
@@ -23,6 +23,22 @@ pub trait ProtocolGame: SearchGame {
 
     /// A text diagram of the position (`showboard`).
     fn diagram(&self) -> String;
+
+    /// Moves played since the start of the record (resignation waits for
+    /// [`OPENING_MOVES`] of them).
+    fn moves_played(&self) -> usize;
+}
+
+/// Moves at the start of a game during which the engine never resigns.
+pub const OPENING_MOVES: usize = 2;
+
+/// What `genmove` decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Generated<M> {
+    /// Play this move.
+    Move(M),
+    /// Resign: the best move's value was below the resignation threshold.
+    Resign,
 }
 
 /// A protocol session's state.
@@ -37,6 +53,13 @@ pub struct Engine<G: ProtocolGame> {
     seed: u64,
     rng: Rng,
     max_time: f64,
+    resign_threshold: Option<f64>,
+    /// The colours the engine generated moves for in this game (for the record's names).
+    generated_for: [bool; 2],
+    /// The colour that resigned in this game, if one did.
+    resigned: Option<Color>,
+    /// The game-info of the loaded record (`PB`, `Event`, ...), kept when it is saved.
+    loaded_info: Vec<(String, String)>,
 }
 
 /// Seconds per move when nothing else limits the search (as MoHex's `max_time` default).
@@ -54,6 +77,7 @@ impl<G: ProtocolGame> Engine<G> {
     /// A session on `game` with the player `spec` and the random `seed`.
     pub fn new(game: G, spec: &str, seed: u64) -> Result<Engine<G>, String> {
         let player = Player::from_spec(spec).map_err(|e| e.to_string())?;
+        player.check_game(&game).map_err(|e| e.to_string())?;
         Ok(Engine {
             game,
             stop: StopFlag::default(),
@@ -62,7 +86,95 @@ impl<G: ProtocolGame> Engine<G> {
             seed,
             rng: seeded(seed),
             max_time: DEFAULT_MAX_TIME,
+            resign_threshold: None,
+            generated_for: [false; 2],
+            resigned: None,
+            loaded_info: Vec::new(),
         })
+    }
+
+    /// Replaces the game (a new board size, a loaded record), unless the player cannot
+    /// play it (an evaluator trained for another board size): then the reason.
+    pub fn set_game(&mut self, game: G) -> Result<(), String> {
+        self.player.check_game(&game).map_err(|e| e.to_string())?;
+        self.game = game;
+        self.forget_game();
+        Ok(())
+    }
+
+    /// The player's name for `color` in a game record: the player spec when the engine
+    /// generated that side's moves, else `unknown`.
+    fn player_name(&self, color: Color) -> String {
+        if self.generated_for[color.index()] {
+            self.player.spec().to_string()
+        } else {
+            "unknown".to_string()
+        }
+    }
+
+    /// Replaces the game with a loaded record's ([`Engine::set_game`]) and keeps the
+    /// record's game-info for the next save.
+    pub fn load_game(&mut self, game: G, info: Vec<(String, String)>) -> Result<(), String> {
+        self.set_game(game)?;
+        self.loaded_info = info;
+        Ok(())
+    }
+
+    /// Records that the side to move resigned (a committed `genmove` answered
+    /// [`Generated::Resign`]); [`Engine::result`] reports it.
+    pub fn resign(&mut self) {
+        self.resigned = Some(self.game.side_to_move());
+    }
+
+    /// The result so far: the winner (`None` for a draw) and whether a side resigned; `None`
+    /// while the game goes on and nobody resigned.
+    pub fn result(&self) -> Option<(Option<Color>, bool)> {
+        match (self.game.outcome(), self.resigned) {
+            (Some(outcome), _) => Some((
+                outcome.winner,
+                outcome.reason == crate::game::Reason::Resignation,
+            )),
+            (None, Some(loser)) => Some((Some(loser.opponent()), true)),
+            (None, None) => None,
+        }
+    }
+
+    /// The game-info to save with the record: the loaded record's, with `set` replacing or
+    /// adding entries, and the player names under `name_keys` (Black's, White's): the
+    /// player spec for a side the engine generated moves for, the loaded name otherwise,
+    /// `unknown` when there is none.
+    pub fn record_info(
+        &self,
+        name_keys: [&str; 2],
+        set: &[(&str, String)],
+    ) -> Vec<(String, String)> {
+        let mut info = self.loaded_info.clone();
+        let mut put = |key: &str, value: String| {
+            match info.iter_mut().find(|(name, _)| name == key) {
+                Some(entry) => entry.1 = value,
+                None => info.push((key.to_string(), value)),
+            };
+        };
+        for color in Color::BOTH {
+            let key = name_keys[color.index()];
+            let named = self.loaded_info.iter().any(|(name, _)| name == key);
+            if self.generated_for[color.index()] || !named {
+                put(key, self.player_name(color));
+            }
+        }
+        for (key, value) in set {
+            put(key, value.clone());
+        }
+        info
+    }
+
+    /// Forgets who played and resigned and the loaded game-info, and resets the clocks (a
+    /// new game starts).
+    fn forget_game(&mut self) {
+        self.generated_for = [false; 2];
+        self.resigned = None;
+        self.loaded_info.clear();
+        self.clock.reset();
     }
 
     /// The current player's spec.
@@ -74,13 +186,52 @@ impl<G: ProtocolGame> Engine<G> {
     pub fn new_game(&mut self) {
         self.game = self.game.restarted();
         self.player.new_game();
-        self.clock.reset();
+        self.forget_game();
+    }
+
+    /// `genmove` for the side to move: searches ([`Engine::think`]), writes the search's
+    /// summary to stderr (the line HexGui's shell shows, as MoHex does), and answers the
+    /// move, or [`Generated::Resign`] when the best move's value is below the resignation
+    /// threshold after the opening. `command` names the command in the summary. Neither
+    /// the move nor the resignation is recorded (see [`Engine::resign`]).
+    pub fn generate(&mut self, command: &str) -> Result<Generated<G::Move>, String> {
+        let color = self.game.side_to_move();
+        let started = Instant::now();
+        let decision = self.think();
+        let seconds = started.elapsed().as_secs_f64();
+        let best = decision.best.ok_or_else(|| "no legal move".to_string())?;
+        self.generated_for[color.index()] = true;
+        let resign = match (self.resign_threshold, decision.value) {
+            (Some(threshold), Some(value)) => {
+                value < threshold && self.game.moves_played() >= OPENING_MOVES
+            }
+            _ => false,
+        };
+        let answer = if resign {
+            "resign".to_string()
+        } else {
+            self.game.move_to_text(best)
+        };
+        eprintln!(
+            "{}",
+            summary(
+                &format!("{command} {}", color.name()),
+                &answer,
+                &decision,
+                seconds
+            )
+        );
+        Ok(if resign {
+            Generated::Resign
+        } else {
+            Generated::Move(best)
+        })
     }
 
     /// Searches for the side to move within its time budget (the spec's own limits still
-    /// apply, both less [`AFTER_DEADLINE_SHARE`]) and returns the move without playing it;
-    /// the clock is charged for the time used.
-    pub fn think(&mut self) -> Option<G::Move> {
+    /// apply, both less [`AFTER_DEADLINE_SHARE`]) and returns the search's decision without
+    /// playing its move; the clock is charged for the time used.
+    pub fn think(&mut self) -> Decision<G::Move> {
         let color = self.game.side_to_move();
         let budget = self
             .clock
@@ -97,7 +248,7 @@ impl<G: ProtocolGame> Engine<G> {
             ..Limits::default()
         };
         let started = Instant::now();
-        let choice = self.player.choose(&self.game, &limits, &mut self.rng);
+        let choice = self.player.decide(&self.game, &limits, &mut self.rng);
         let used = started.elapsed().as_secs_f64();
         let left = self.clock.left(color) - used + self.clock.increment;
         self.clock.set_left(color, left);
@@ -108,11 +259,13 @@ impl<G: ProtocolGame> Engine<G> {
     pub fn param(&mut self, args: &[String]) -> Result<String, String> {
         let Some((name, value)) = args.split_first() else {
             return Ok(format!(
-                "[string] player {}\n[string] seed {}\n[string] max_time {}\n[string] increment {}",
+                "[string] player {}\n[string] seed {}\n[string] max_time {}\n[string] increment {}\n[string] resign_threshold {}",
                 self.player.spec(),
                 self.seed,
                 self.max_time,
-                self.clock.increment
+                self.clock.increment,
+                self.resign_threshold
+                    .map_or("off".to_string(), |v| v.to_string())
             ));
         };
         let value = value.join(" ");
@@ -120,7 +273,11 @@ impl<G: ProtocolGame> Engine<G> {
             return Err(format!("missing value for parameter {name}"));
         }
         match name.as_str() {
-            "player" => self.player = Player::from_spec(&value).map_err(|e| e.to_string())?,
+            "player" => {
+                let player = Player::from_spec(&value).map_err(|e| e.to_string())?;
+                player.check_game(&self.game).map_err(|e| e.to_string())?;
+                self.player = player;
+            }
             "seed" => {
                 self.seed = value
                     .parse()
@@ -129,6 +286,21 @@ impl<G: ProtocolGame> Engine<G> {
             }
             "max_time" => self.max_time = seconds(&value)?,
             "increment" => self.clock.increment = seconds(&value)?,
+            "resign_threshold" => {
+                self.resign_threshold = match value.as_str() {
+                    "off" => None,
+                    text => Some(
+                        text.parse::<f64>()
+                            .ok()
+                            .filter(|v| (0.0..=1.0).contains(v))
+                            .ok_or_else(|| {
+                                format!(
+                                "resign_threshold must be off or a value from 0 to 1, not '{text}'"
+                            )
+                            })?,
+                    ),
+                }
+            }
             _ => return Err(format!("unknown parameter: {name}")),
         }
         Ok(String::new())
@@ -179,6 +351,25 @@ impl<G: ProtocolGame> Engine<G> {
             .collect::<Vec<_>>()
             .join(" ")
     }
+}
+
+/// One line for stderr about a search: `genmove black: e5 value 0.62 visits 1234/5000
+/// playouts 5000 depth - nodes 812 time 0.41s` (`-` where the search does not measure).
+pub fn summary<M>(label: &str, answer: &str, decision: &Decision<M>, seconds: f64) -> String {
+    fn or_dash<T: std::fmt::Display>(value: Option<T>) -> String {
+        value.map_or("-".to_string(), |v| v.to_string())
+    }
+    let visits = match (decision.visits, decision.playouts) {
+        (Some(visits), Some(playouts)) => format!("{visits}/{playouts}"),
+        (visits, _) => or_dash(visits),
+    };
+    format!(
+        "{label}: {answer} value {} visits {visits} playouts {} depth {} nodes {} time {seconds:.2}s",
+        or_dash(decision.value.map(|v| format!("{v:.2}"))),
+        or_dash(decision.playouts),
+        or_dash(decision.depth),
+        or_dash(decision.nodes),
+    )
 }
 
 /// Parses a colour argument.

@@ -6,10 +6,10 @@
 //! unless `param_game allow_swap 1` (the Benzene meaning of `swap-pieces`; `swap-sides` and
 //! `swap` are accepted as the same move).
 
-use super::engine::{parse_color, Engine, ProtocolGame};
+use super::engine::{parse_color, Engine, Generated, ProtocolGame};
 use super::registry::{Command, Identity, Registry};
 use crate::game::hex::{notation, sgf::SgfRecord, Hex, HexMove, SwapRule};
-use crate::game::Game;
+use crate::game::{Color, Game};
 
 /// The Hex engine's session state.
 pub type HexEngine = Engine<Hex>;
@@ -29,6 +29,10 @@ impl ProtocolGame for Hex {
 
     fn diagram(&self) -> String {
         notation::diagram(self)
+    }
+
+    fn moves_played(&self) -> usize {
+        self.moves().count()
     }
 }
 
@@ -98,12 +102,12 @@ const COMMANDS: [Command<HexEngine>; 16] = [
     },
     Command {
         name: "param_game",
-        usage: "param_game [NAME VALUE]: allow_swap, game_time",
+        usage: "param_game [NAME VALUE]: allow_swap, swap_rule, game_time",
         handler: param_game,
     },
     Command {
         name: "param_tmbot",
-        usage: "param_tmbot [NAME VALUE]: player, seed, max_time, increment",
+        usage: "param_tmbot [NAME VALUE]: player, seed, max_time, increment, resign_threshold",
         handler: param_tmbot,
     },
     Command {
@@ -153,8 +157,8 @@ fn boardsize(e: &mut HexEngine, args: &[String]) -> Result<String, String> {
         _ => return Err("usage: boardsize W [H]".to_string()),
     };
     let game = Hex::new(width, height).map_err(|err| err.to_string())?;
-    e.game = game.with_swap(e.game.swap_rule());
-    e.clock.reset();
+    let rule = e.game.swap_rule();
+    e.set_game(game.with_swap(rule))?;
     Ok(String::new())
 }
 
@@ -213,12 +217,22 @@ fn generate(e: &mut HexEngine, args: &[String], commit: bool) -> Result<String, 
     if e.game.side_to_move() != color {
         e.game.set_side_to_move(color);
     }
-    let mv = e.think().ok_or_else(|| "no legal move".to_string())?;
-    let text = e.game.move_to_text(mv);
-    if commit {
-        e.game.play(mv);
+    let command = if commit { "genmove" } else { "reg_genmove" };
+    match e.generate(command)? {
+        Generated::Resign => {
+            if commit {
+                e.resign();
+            }
+            Ok("resign".to_string())
+        }
+        Generated::Move(mv) => {
+            let text = e.game.move_to_text(mv);
+            if commit {
+                e.game.play(mv);
+            }
+            Ok(text)
+        }
     }
-    Ok(text)
 }
 
 fn genmove(e: &mut HexEngine, args: &[String]) -> Result<String, String> {
@@ -279,10 +293,18 @@ fn analyze_commands(_e: &mut HexEngine, _args: &[String]) -> Result<String, Stri
 fn param_game(e: &mut HexEngine, args: &[String]) -> Result<String, String> {
     match args {
         [] => Ok(format!(
-            "[bool] allow_swap {}\n[string] game_time {}",
+            "[bool] allow_swap {}\n[list/off/benzene/hexgui] swap_rule {}\n[string] game_time {}",
             u8::from(e.game.swap_rule() != SwapRule::Off),
+            e.game.swap_rule().name(),
             e.clock.game_time
         )),
+        [name, value] if name == "swap_rule" => {
+            let rule = SwapRule::from_name(value).ok_or_else(|| {
+                format!("swap_rule must be off, benzene or hexgui, not '{value}'")
+            })?;
+            e.game.set_swap_rule(rule);
+            Ok(String::new())
+        }
         [name, value] if name == "allow_swap" => {
             let rule = match value.as_str() {
                 "1" | "true" => SwapRule::Benzene,
@@ -327,8 +349,9 @@ fn loadsgf(e: &mut HexEngine, args: &[String]) -> Result<String, String> {
     };
     let text = std::fs::read_to_string(path).map_err(|err| format!("cannot read {path}: {err}"))?;
     let record = SgfRecord::parse(&text).map_err(|err| format!("{path}: {err}"))?;
+    let rule = record.swap_rule().unwrap_or(e.game.swap_rule());
     let mut game = record
-        .replay(e.game.swap_rule())
+        .replay(rule)
         .map_err(|err| format!("{path}: {err}"))?;
     if let Some(n) = upto {
         // `loadsgf FILE N` stops before move N, as in GTP.
@@ -338,8 +361,7 @@ fn loadsgf(e: &mut HexEngine, args: &[String]) -> Result<String, String> {
             }
         }
     }
-    e.game = game;
-    e.clock.reset();
+    e.load_game(game, record.info)?;
     Ok(String::new())
 }
 
@@ -347,8 +369,23 @@ fn savesgf(e: &mut HexEngine, args: &[String]) -> Result<String, String> {
     let [path] = args else {
         return Err("usage: savesgf FILE".to_string());
     };
-    let text = SgfRecord::from_game(&e.game).to_sgf();
-    super::write_atomically(path, &text)
+    let mut record = SgfRecord::from_game(&e.game);
+    let mut set: Vec<(&str, String)> = record
+        .info
+        .drain(..)
+        .filter(|(name, _)| name == "RU")
+        .map(|(_, value)| ("RU", value))
+        .collect();
+    if let Some((winner, resigned)) = e.result() {
+        let winner = match winner {
+            Some(Color::Black) => "B+",
+            Some(Color::White) => "W+",
+            None => "0",
+        };
+        set.push(("RE", format!("{winner}{}", if resigned { "R" } else { "" })));
+    }
+    record.info = e.record_info(["PB", "PW"], &set);
+    super::write_atomically(path, &record.to_sgf())
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::rng::Rng;
 use rand::seq::SliceRandom;
-use std::collections::HashMap;
+use std::collections::{HashMap, TryReserveError};
 
 /// The score of a won game at the root (a win in `n` plies scores `WIN - n`).
 pub const WIN: i32 = 100_000;
@@ -68,10 +68,21 @@ pub struct AlphaBeta<G: Game> {
 }
 
 impl<G: SearchGame> AlphaBeta<G> {
-    /// A searcher with a transposition table of 2^`table_bits` entries.
+    /// A searcher with a transposition table of 2^`table_bits` entries (panics when the
+    /// table cannot be allocated; see [`AlphaBeta::try_new`]).
     pub fn new(table_bits: u32) -> AlphaBeta<G> {
-        AlphaBeta {
-            table: vec![None; 1 << table_bits],
+        AlphaBeta::try_new(table_bits).expect("the transposition table fits in memory")
+    }
+
+    /// A searcher with a transposition table of 2^`table_bits` entries, or the allocation
+    /// error when the machine cannot provide the table.
+    pub fn try_new(table_bits: u32) -> Result<AlphaBeta<G>, TryReserveError> {
+        let entries = 1usize.checked_shl(table_bits).unwrap_or(usize::MAX);
+        let mut table = Vec::new();
+        table.try_reserve_exact(entries)?;
+        table.resize(entries, None);
+        Ok(AlphaBeta {
+            table,
             generation: 0,
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: HashMap::new(),
@@ -81,7 +92,7 @@ impl<G: SearchGame> AlphaBeta<G> {
             node_limit: u64::MAX,
             deadline: Deadline::default(),
             aborted: false,
-        }
+        })
     }
 
     /// Forgets everything learnt in earlier games (in constant time: the table's entries of

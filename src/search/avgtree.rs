@@ -19,7 +19,15 @@ pub struct AvgTreeConfig {
     pub forced_win: f64,
     /// Value of a position the root player has lost.
     pub forced_loss: f64,
+    /// Most positions the tree keeps: a level whose expansion would pass this (estimated
+    /// from the growth of the level before) is not expanded, so a deep tree on a wide board
+    /// stops at the depth memory allows instead of exhausting it.
+    pub max_nodes: usize,
 }
+
+/// [`AvgTreeConfig::max_nodes`] by default: 4 million positions, a depth-3 tree on an
+/// 11x11 Hex board.
+pub const MAX_TREE_NODES: usize = 4_000_000;
 
 impl Default for AvgTreeConfig {
     fn default() -> Self {
@@ -27,6 +35,7 @@ impl Default for AvgTreeConfig {
             depth: 3,
             forced_win: 9.0,
             forced_loss: -9.0,
+            max_nodes: MAX_TREE_NODES,
         }
     }
 }
@@ -43,6 +52,16 @@ pub fn root_values<G: Game>(
     evaluator: &dyn Evaluator<G>,
     config: &AvgTreeConfig,
 ) -> Vec<(G::Move, f64)> {
+    grow(game, evaluator, config).0
+}
+
+/// The root moves with their averaged values, and the depth the tree reached (less than
+/// the configured depth when [`AvgTreeConfig::max_nodes`] stopped it).
+fn grow<G: Game>(
+    game: &G,
+    evaluator: &dyn Evaluator<G>,
+    config: &AvgTreeConfig,
+) -> (Vec<(G::Move, f64)>, u32) {
     let root_player = game.side_to_move();
     let mut root_moves = Vec::new();
     game.legal_moves(&mut root_moves);
@@ -53,7 +72,15 @@ pub fn root_values<G: Game>(
     }];
     let mut level = vec![0usize];
     let mut moves = Vec::new();
-    for _ in 0..config.depth.max(1) {
+    let mut depth = 0;
+    // Children per expanded node in the last level (the root's level is always expanded).
+    let mut growth = 0.0;
+    while depth < config.depth.max(1) {
+        let expected = nodes.len() as f64 + level.len() as f64 * growth;
+        if depth > 0 && expected > config.max_nodes as f64 {
+            break;
+        }
+        let (expanded, before) = (level.len().max(1), nodes.len());
         let mut next_level = Vec::new();
         for &index in &level {
             nodes[index].game.legal_moves(&mut moves);
@@ -78,7 +105,9 @@ pub fn root_values<G: Game>(
                 }
             }
         }
+        growth = (nodes.len() - before) as f64 / expanded as f64;
         level = next_level;
+        depth += 1;
     }
     // `level` now holds the unfinished leaves at full depth: evaluate them in one batch.
     let leaves: Vec<G> = level.iter().map(|&i| nodes[i].game.clone()).collect();
@@ -97,11 +126,12 @@ pub fn root_values<G: Game>(
             nodes[index].value = sum / nodes[index].children.len() as f64;
         }
     }
-    root_moves
+    let values = root_moves
         .iter()
         .zip(&nodes[0].children)
         .map(|(&mv, &child)| (mv, nodes[child].value))
-        .collect()
+        .collect();
+    (values, depth)
 }
 
 /// The averaging tree's move (ties broken at random). The decision's value is the move's
@@ -112,13 +142,13 @@ pub fn choose<G: Game>(
     config: &AvgTreeConfig,
     rng: &mut Rng,
 ) -> Decision<G::Move> {
-    let values = root_values(game, evaluator, config);
+    let (values, depth) = grow(game, evaluator, config);
     let scores: Vec<f64> = values.iter().map(|&(_, v)| v).collect();
     let best = argmax_random_tie(&scores, rng);
     Decision {
         best: best.map(|i| values[i].0),
         value: best.map(|i| scores[i].clamp(0.0, 1.0)),
-        depth: Some(config.depth),
+        depth: Some(depth),
         ..Decision::bare(None)
     }
 }
@@ -128,7 +158,7 @@ mod tests {
     use super::*;
     use crate::game::Color;
     use crate::rng::seeded;
-    use crate::search::toy::{TreeEval, TreeGame, TreeNode};
+    use crate::search::toy::{TicTacToe, TreeEval, TreeGame, TreeNode};
 
     fn node(children: &[usize], value: f64) -> TreeNode {
         TreeNode {
@@ -189,12 +219,43 @@ mod tests {
     }
 
     #[test]
+    fn the_tree_stops_deepening_before_it_passes_its_node_budget() {
+        let game = TicTacToe::default();
+        let config = AvgTreeConfig {
+            depth: 8,
+            max_nodes: 1000,
+            ..AvgTreeConfig::default()
+        };
+        // 9 + 72 + 504 positions fit, the next level (about 3000 more) would not.
+        let decision = choose(
+            &game,
+            &crate::eval::RandomEval { seed: 1 },
+            &config,
+            &mut seeded(1),
+        );
+        assert_eq!(decision.depth, Some(3));
+        assert!(decision.best.is_some());
+        let unbounded = AvgTreeConfig {
+            depth: 2,
+            ..AvgTreeConfig::default()
+        };
+        let decision = choose(
+            &game,
+            &crate::eval::RandomEval { seed: 1 },
+            &unbounded,
+            &mut seeded(1),
+        );
+        assert_eq!(decision.depth, Some(2));
+    }
+
+    #[test]
     fn ties_are_broken_at_random() {
         // With forced results worth 1 and 0 both moves are worth 0.3.
         let config = AvgTreeConfig {
             depth: 3,
             forced_win: 1.0,
             forced_loss: 0.0,
+            ..AvgTreeConfig::default()
         };
         let values = root_values(&hand_tree(), &TreeEval, &config);
         assert!(

@@ -17,20 +17,32 @@ pub fn spawn_engine(args: &[&str]) -> Child {
 
 /// Runs `tmbot ARGS` with `input` on stdin (then closed) and returns stdout.
 pub fn run_engine(args: &[&str], input: &str) -> String {
-    let mut child = spawn_engine(args);
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = run_engine_output(args, input);
     assert!(
         output.status.success(),
         "tmbot exited with {}",
         output.status
     );
     String::from_utf8(output.stdout).unwrap()
+}
+
+/// Runs `tmbot ARGS` with `input` on stdin (then closed) and returns its exit status,
+/// stdout and stderr.
+pub fn run_engine_output(args: &[&str], input: &str) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tmbot"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tmbot starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
 }
 
 /// Splits a stream of responses into the responses (each ends with its blank line).

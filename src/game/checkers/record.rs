@@ -60,11 +60,15 @@ impl PdnResult {
 
     /// The result of a finished game (`None`: unfinished).
     pub fn from_outcome(outcome: Option<Outcome>) -> PdnResult {
-        match outcome.map(|o| o.winner) {
-            None => PdnResult::Unknown,
-            Some(None) => PdnResult::Draw,
-            Some(Some(Color::Black)) => PdnResult::BlackWins,
-            Some(Some(Color::White)) => PdnResult::WhiteWins,
+        outcome.map_or(PdnResult::Unknown, |o| PdnResult::from_winner(o.winner))
+    }
+
+    /// The result of a decided game won by `winner` (`None`: a draw).
+    pub fn from_winner(winner: Option<Color>) -> PdnResult {
+        match winner {
+            None => PdnResult::Draw,
+            Some(Color::Black) => PdnResult::BlackWins,
+            Some(Color::White) => PdnResult::WhiteWins,
         }
     }
 }

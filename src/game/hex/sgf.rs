@@ -16,6 +16,9 @@ use std::path::Path;
 /// name, comment, time, rules).
 const GAME_INFO: [&str; 10] = ["PB", "PW", "RE", "EV", "RO", "DT", "GN", "GC", "TM", "RU"];
 
+/// How an `RU` value names a swap rule: `RU[swap:benzene]`, `RU[swap:hexgui]`.
+const SWAP_RULE_PREFIX: &str = "swap:";
+
 /// Deepest nesting of variations the reader accepts.
 const MAX_NESTING: usize = 256;
 
@@ -342,6 +345,42 @@ impl SgfRecord {
         }
     }
 
+    /// The swap rule the record was played under: the one its `RU[swap:NAME]` names, else
+    /// the one its swap moves imply (`swap-sides` exists under HexGui's rule only; after
+    /// `swap-pieces` Benzene's rule has White move again and HexGui's has Black move; with
+    /// no move after it, the writing application decides: HexGui's meaning for a record by
+    /// HexGui, Benzene's otherwise). `None` when the record says nothing about swap.
+    pub fn swap_rule(&self) -> Option<SwapRule> {
+        let named = self
+            .info
+            .iter()
+            .find(|(name, _)| name == "RU")
+            .and_then(|(_, value)| value.strip_prefix(SWAP_RULE_PREFIX))
+            .and_then(SwapRule::from_name);
+        if named.is_some() {
+            return named;
+        }
+        let mut moves = self.nodes.iter().filter_map(|node| node.mv);
+        let swap = moves.find(|(_, mv)| matches!(mv, HexMove::SwapPieces | HexMove::SwapSides))?;
+        let by_hexgui = self
+            .application
+            .as_deref()
+            .is_some_and(|app| app.to_ascii_lowercase().starts_with("hexgui"));
+        Some(match (swap.1, moves.next()) {
+            (HexMove::SwapSides, _) => SwapRule::HexGui,
+            (_, Some((Color::White, _))) => SwapRule::Benzene,
+            (_, Some((Color::Black, _))) => SwapRule::HexGui,
+            (_, None) if by_hexgui => SwapRule::HexGui,
+            (_, None) => SwapRule::Benzene,
+        })
+    }
+
+    /// The `RU` game-info value that names swap rule `rule` (`swap:hexgui`; `None` when
+    /// swap is off).
+    pub fn swap_rule_info(rule: SwapRule) -> Option<String> {
+        (rule != SwapRule::Off).then(|| format!("{SWAP_RULE_PREFIX}{}", rule.name()))
+    }
+
     /// Replays the record under swap rule `swap`; a setup after moves starts the history
     /// afresh (see [`Hex::set_stone`]). Illegal moves, and set-ups with a side to move (`PL`)
     /// whose stone counts no game reaches ([`Hex::validate`]), are errors naming the node.
@@ -407,7 +446,10 @@ impl SgfRecord {
             width: game.width(),
             height: game.height(),
             application: Some(format!("tmbot:{}", env!("CARGO_PKG_VERSION"))),
-            info: Vec::new(),
+            info: SgfRecord::swap_rule_info(game.swap_rule())
+                .map(|rule| ("RU".to_string(), rule))
+                .into_iter()
+                .collect(),
             nodes,
         }
     }
@@ -451,6 +493,48 @@ fn escape(text: &str, colon: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_swap_rule_is_inferred_from_the_record() {
+        let rule = |text: &str| SgfRecord::parse(text).unwrap().swap_rule();
+        assert_eq!(rule("(;GM[11]SZ[5];B[c2];W[d4])"), None);
+        assert_eq!(
+            rule("(;GM[11]SZ[5];B[b2];W[swap-pieces];W[d4])"),
+            Some(SwapRule::Benzene)
+        );
+        assert_eq!(
+            rule("(;GM[11]SZ[5];B[b2];W[swap-pieces];B[d4])"),
+            Some(SwapRule::HexGui)
+        );
+        assert_eq!(
+            rule("(;AP[HexGui:0.10]GM[11]SZ[5];B[b2];W[swap-pieces])"),
+            Some(SwapRule::HexGui)
+        );
+        assert_eq!(
+            rule("(;GM[11]SZ[5];B[b2];W[swap-pieces])"),
+            Some(SwapRule::Benzene)
+        );
+        assert_eq!(
+            rule("(;GM[11]SZ[5];B[b2];W[swap-sides];W[c3])"),
+            Some(SwapRule::HexGui)
+        );
+        assert_eq!(
+            rule("(;GM[11]SZ[5]RU[swap\\:hexgui];B[b2];W[swap-pieces];W[c3])"),
+            Some(SwapRule::HexGui),
+            "RU wins over the moves"
+        );
+        let mut game = Hex::new(5, 5).unwrap().with_swap(SwapRule::HexGui);
+        game.play(game.parse_move("b2").unwrap());
+        game.play(HexMove::SwapPieces);
+        let written = SgfRecord::from_game(&game).to_sgf();
+        assert!(written.contains("RU[swap:hexgui]"), "{written}");
+        let read = SgfRecord::parse(&written).unwrap();
+        assert_eq!(read.swap_rule(), Some(SwapRule::HexGui));
+        assert_eq!(
+            read.replay(SwapRule::HexGui).unwrap().position_text(),
+            game.position_text()
+        );
+    }
 
     #[test]
     fn reads_a_hexgui_record() {

@@ -42,6 +42,27 @@ pub struct UnreachableCounts {
     pub to_move: Color,
 }
 
+impl SwapRule {
+    /// Every rule, in the order `param_game` lists them.
+    pub const ALL: [SwapRule; 3] = [SwapRule::Off, SwapRule::Benzene, SwapRule::HexGui];
+
+    /// The rule's name in `param_game swap_rule` and in records: `off`, `benzene`, `hexgui`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SwapRule::Off => "off",
+            SwapRule::Benzene => "benzene",
+            SwapRule::HexGui => "hexgui",
+        }
+    }
+
+    /// The rule called `name` (any case).
+    pub fn from_name(name: &str) -> Option<SwapRule> {
+        SwapRule::ALL
+            .into_iter()
+            .find(|rule| rule.name().eq_ignore_ascii_case(name))
+    }
+}
+
 /// A Hex move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HexMove {
