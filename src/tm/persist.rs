@@ -548,6 +548,11 @@ pub fn save_inference(model: &SavedModel, path: &Path) -> Result<(), ModelError>
     })
 }
 
+/// True when `bytes` start as an inference export does (its magic), not a model file.
+pub fn is_inference_export(bytes: &[u8]) -> bool {
+    bytes.starts_with(INFERENCE_MAGIC)
+}
+
 /// Reads an inference export; `source` names the bytes in errors.
 pub fn read_inference(bytes: &[u8], source: &str) -> Result<InferenceModel, ModelError> {
     parse_inference(bytes).map_err(|message| ModelError::Format {
