@@ -3,11 +3,28 @@
 //! from one data file (stratified: each class is dealt round-robin over the folds after a
 //! seeded shuffle). Reports the mean and per-fold accuracy, per-class precision, recall and
 //! F1 and the confusion matrix summed over the folds.
+//!
+//! With `--out DIR` or `--journal FILE` every finished fold is appended to a journal (JSON
+//! lines: first the setup, then one object per fold with its accuracy, epochs and confusion
+//! matrix); `--resume` skips the folds it holds. Ctrl-C stops after the epoch in progress
+//! and prints the summary of the folds finished so far.
 
-use crate::train::{evaluate, fit, print_report, read_all, report_json, shuffled, ModelArgs};
-use std::path::PathBuf;
+use crate::train::{
+    class_count, evaluate, fit, print_report, read_each, report_json, shuffled, stop_on_interrupt,
+    ModelArgs, Progress,
+};
+use anyhow::Context;
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
 use tmbot::tm::metrics::Confusion;
 use tmbot::tm::Dataset;
+
+/// Folds computed from one data file when `--k` is not given.
+const DEFAULT_K: usize = 10;
+
+/// The journal's name inside `--out DIR`.
+const JOURNAL_NAME: &str = "cv-journal.jsonl";
 
 /// Arguments of `arena cv`.
 #[derive(clap::Args)]
@@ -15,15 +32,24 @@ pub struct Args {
     /// One file per fold (at least 2), or one data file to split with --k.
     #[arg(required = true)]
     data: Vec<PathBuf>,
-    /// Number of stratified folds computed from a single data file.
-    #[arg(long, default_value_t = 10)]
-    k: usize,
+    /// Number of stratified folds computed from a single data file (default 10).
+    #[arg(long)]
+    k: Option<usize>,
     /// Run only the first N folds.
     #[arg(long)]
     only: Option<usize>,
     /// Print a JSON summary on stdout.
     #[arg(long)]
     json: bool,
+    /// Folder for the fold journal (cv-journal.jsonl), created if needed.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// The fold journal file (instead of --out).
+    #[arg(long, conflicts_with = "out")]
+    journal: Option<PathBuf>,
+    /// Continue from the journal: folds it holds are not trained again.
+    #[arg(long)]
+    resume: bool,
     #[command(flatten)]
     model_args: ModelArgs,
 }
@@ -43,66 +69,272 @@ pub fn stratified_folds(data: &Dataset, k: usize, seed: u64) -> Vec<usize> {
     fold
 }
 
+/// One finished fold.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct FoldResult {
+    fold: usize,
+    accuracy: f64,
+    epochs: usize,
+    confusion: Vec<Vec<u64>>,
+}
+
+/// The folds of the run, each with the name its errors give it, and the class count.
+struct Folds {
+    sets: Vec<Dataset>,
+    names: Vec<String>,
+    classes: usize,
+}
+
+/// Reads the folds: one per file, or `--k` computed from one file.
+fn read_folds(args: &Args) -> anyhow::Result<Folds> {
+    let encoder = args.model_args.encoder()?;
+    if args.data.len() >= 2 {
+        if let Some(k) = args.k {
+            anyhow::bail!(
+                "--k {k} splits one data file into folds; with {} files each file is a fold (give one file to use --k)",
+                args.data.len()
+            );
+        }
+        let sets = read_each(&args.data, encoder)?;
+        let files: Vec<(&Path, &Dataset)> =
+            args.data.iter().map(PathBuf::as_path).zip(&sets).collect();
+        let classes = class_count(&files, args.model_args.classes)?;
+        let names = args
+            .data
+            .iter()
+            .enumerate()
+            .map(|(i, p)| format!("fold {i} ({})", p.display()))
+            .collect();
+        return Ok(Folds {
+            sets,
+            names,
+            classes,
+        });
+    }
+    let k = args.k.unwrap_or(DEFAULT_K);
+    anyhow::ensure!(k >= 2, "--k must be at least 2, got {k}");
+    let file = &args.data[0];
+    let data = read_each(&args.data, encoder)?.remove(0);
+    let classes = class_count(&[(file.as_path(), &data)], args.model_args.classes)?;
+    anyhow::ensure!(
+        data.len() >= k,
+        "{}: {} samples cannot make {k} folds",
+        file.display(),
+        data.len()
+    );
+    let assignment = stratified_folds(&data, k, args.model_args.seed);
+    let sets = (0..k)
+        .map(|f| {
+            let idx: Vec<usize> = (0..data.len()).filter(|&i| assignment[i] == f).collect();
+            data.subset(&idx)
+        })
+        .collect();
+    let names = (0..k)
+        .map(|i| format!("fold {i} of {k} from {}", file.display()))
+        .collect();
+    Ok(Folds {
+        sets,
+        names,
+        classes,
+    })
+}
+
+/// The fold journal.
+struct Journal {
+    path: PathBuf,
+}
+
+impl Journal {
+    /// Opens the journal named by `--out`/`--journal` (none without them) for a run whose
+    /// setup line is `setup`: a new journal gets the setup line; an existing one must be
+    /// continued with `--resume` and have been written for the same setup. Returns the
+    /// journal and the folds it holds.
+    fn open(
+        args: &Args,
+        setup: &serde_json::Value,
+    ) -> anyhow::Result<Option<(Journal, BTreeMap<usize, FoldResult>)>> {
+        let path = match (&args.journal, &args.out) {
+            (Some(file), _) => file.clone(),
+            (None, Some(dir)) => {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("cannot create {}", dir.display()))?;
+                dir.join(JOURNAL_NAME)
+            }
+            (None, None) => {
+                anyhow::ensure!(!args.resume, "--resume needs --out DIR or --journal FILE");
+                return Ok(None);
+            }
+        };
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => anyhow::bail!("cannot read {}: {e}", path.display()),
+        };
+        let mut done = BTreeMap::new();
+        if text.trim().is_empty() {
+            let mut file = std::fs::File::create(&path)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            writeln!(file, "{}", serde_json::json!({ "setup": setup }))
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        } else {
+            anyhow::ensure!(
+                args.resume,
+                "{} already holds folds: continue with --resume, or remove it",
+                path.display()
+            );
+            let mut lines = text.lines().enumerate();
+            let written: Option<serde_json::Value> = lines
+                .next()
+                .and_then(|(_, l)| serde_json::from_str::<serde_json::Value>(l).ok())
+                .map(|v| v["setup"].clone());
+            anyhow::ensure!(
+                written.as_ref() == Some(setup),
+                "{} was written for another setup (data files or options differ); remove it or name another journal",
+                path.display()
+            );
+            let last = text.lines().count();
+            for (i, line) in lines.filter(|(_, l)| !l.trim().is_empty()) {
+                match serde_json::from_str::<FoldResult>(line) {
+                    Ok(result) => {
+                        done.insert(result.fold, result);
+                    }
+                    // A line cut short when the run was killed: that fold runs again.
+                    Err(_) if i + 1 == last => {}
+                    Err(e) => anyhow::bail!("{}: line {}: {e}", path.display(), i + 1),
+                }
+            }
+        }
+        Ok(Some((Journal { path }, done)))
+    }
+
+    /// Appends a finished fold.
+    fn record(&self, result: &FoldResult) -> anyhow::Result<()> {
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&self.path)
+            .with_context(|| format!("cannot append to {}", self.path.display()))?;
+        let line = serde_json::to_string(result).expect("a fold result serialises");
+        writeln!(file, "{line}")
+            .and_then(|()| file.sync_data())
+            .with_context(|| format!("cannot append to {}", self.path.display()))
+    }
+}
+
 /// Runs `arena cv`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let encoder = args.model_args.encoder()?;
-    let folds: Vec<Dataset> = if args.data.len() >= 2 {
-        args.data
-            .iter()
-            .map(|p| read_all(std::slice::from_ref(p), encoder))
-            .collect::<anyhow::Result<_>>()?
-    } else {
-        anyhow::ensure!(args.k >= 2, "--k must be at least 2, got {}", args.k);
-        let data = read_all(&args.data, encoder)?;
+    if let Some(n) = args.only {
+        anyhow::ensure!(n >= 1, "--only {n}: run at least one fold");
+    }
+    let folds = read_folds(&args)?;
+    for (i, f) in folds.sets.iter().enumerate().skip(1) {
         anyhow::ensure!(
-            data.len() >= args.k,
-            "{} samples cannot make {} folds",
-            data.len(),
-            args.k
-        );
-        let assignment = stratified_folds(&data, args.k, args.model_args.seed);
-        (0..args.k)
-            .map(|f| {
-                let idx: Vec<usize> = (0..data.len()).filter(|&i| assignment[i] == f).collect();
-                data.subset(&idx)
-            })
-            .collect()
-    };
-    for (i, f) in folds.iter().enumerate().skip(1) {
-        anyhow::ensure!(
-            f.features() == folds[0].features(),
-            "fold {i} has {} features, fold 0 has {}",
+            f.features() == folds.sets[0].features(),
+            "{} has {} features, {} has {}",
+            folds.names[i],
             f.features(),
-            folds[0].features()
+            folds.names[0],
+            folds.sets[0].features()
         );
     }
-    let classes = folds.iter().map(|f| f.classes()).max().unwrap_or(0).max(2);
-    let runs = args.only.unwrap_or(folds.len()).min(folds.len());
-    let mut total = Confusion::new(classes);
-    let mut accuracies = Vec::new();
-    let mut epochs = Vec::new();
+    let count = folds.sets.len();
+    let runs = match args.only {
+        Some(n) if n > count => anyhow::bail!("--only {n}: there are only {count} folds"),
+        Some(n) => n,
+        None => count,
+    };
+    let classes = folds.classes;
+    let setup = serde_json::json!({
+        "data": args.data.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+        "k": args.k,
+        "model": format!("{:?}", args.model_args),
+    });
+    let (journal, mut results) = match Journal::open(&args, &setup)? {
+        Some((journal, done)) => (Some(journal), done),
+        None => (None, BTreeMap::new()),
+    };
+    results.retain(|&fold, _| fold < runs);
+    if !results.is_empty() {
+        eprintln!(
+            "resuming: {} of {runs} folds already in the journal",
+            results.len()
+        );
+    }
+    let progress = Progress::new(&args.model_args, runs, args.json);
+    let stop = stop_on_interrupt("printing the summary of the finished folds");
+    let mut interrupted = false;
     for test_fold in 0..runs {
-        let mut train = Dataset::with_names(folds[0].feature_names.clone());
-        for (i, f) in folds.iter().enumerate() {
+        if results.contains_key(&test_fold) {
+            progress.fold_done(test_fold);
+            continue;
+        }
+        let mut train = Dataset::with_names(folds.sets[0].feature_names.clone());
+        for (i, f) in folds.sets.iter().enumerate() {
             if i != test_fold {
                 train.extend(f);
             }
         }
-        let label = format!("fold {test_fold}: ");
-        let trained = fit(&args.model_args, encoder, &train, classes, &label)?;
-        let confusion = evaluate(&trained.machine, &folds[test_fold], classes);
-        eprintln!(
-            "fold {test_fold}: test accuracy {:.2}%",
+        let label = format!("fold {}/{runs}: ", test_fold + 1);
+        let trained = fit(
+            &args.model_args,
+            encoder,
+            &train,
+            classes,
+            (test_fold, &label),
+            &progress,
+            &stop,
+        )
+        .with_context(|| folds.names[test_fold].clone())?;
+        if trained.interrupted {
+            interrupted = true;
+            break;
+        }
+        progress.fold_done(test_fold);
+        let confusion = evaluate(&trained.machine, &folds.sets[test_fold], classes);
+        progress.println(&format!(
+            "{}: test accuracy {:.2}%",
+            folds.names[test_fold],
             100.0 * confusion.accuracy()
-        );
-        accuracies.push(confusion.accuracy());
-        epochs.push(trained.epoch_seconds.len());
-        total.add(&confusion);
+        ));
+        let result = FoldResult {
+            fold: test_fold,
+            accuracy: confusion.accuracy(),
+            epochs: trained.epoch_seconds.len(),
+            confusion: confusion.counts,
+        };
+        if let Some(j) = &journal {
+            j.record(&result)?;
+        }
+        results.insert(test_fold, result);
     }
-    let mean = accuracies.iter().sum::<f64>() / accuracies.len().max(1) as f64;
-    if args.json {
+    progress.finish();
+    print_summary(&results, classes, runs, args.json);
+    if interrupted {
+        let hint = match &journal {
+            Some(j) => format!("; continue with --resume (journal {})", j.path.display()),
+            None => String::new(),
+        };
+        anyhow::bail!("interrupted after {} of {runs} folds{hint}", results.len());
+    }
+    Ok(())
+}
+
+/// Prints the mean, per-fold and pooled figures of the finished folds `results` (of `runs`).
+fn print_summary(results: &BTreeMap<usize, FoldResult>, classes: usize, runs: usize, json: bool) {
+    let mut total = Confusion::new(classes);
+    for r in results.values() {
+        let mut c = Confusion::new(classes);
+        c.counts.clone_from(&r.confusion);
+        total.add(&c);
+    }
+    let accuracies: Vec<f64> = results.values().map(|r| r.accuracy).collect();
+    let epochs: Vec<usize> = results.values().map(|r| r.epochs).collect();
+    let done = results.len();
+    let mean = accuracies.iter().sum::<f64>() / done.max(1) as f64;
+    if json {
         let out = serde_json::json!({
-            "folds": runs,
+            "folds": done,
+            "of_folds": runs,
             "mean_accuracy": mean,
             "fold_accuracy": accuracies,
             "fold_epochs": epochs,
@@ -110,7 +342,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         });
         println!("{out}");
     } else {
-        println!("mean accuracy over {runs} folds: {:.2}%", 100.0 * mean);
+        println!("mean accuracy over {done} folds: {:.2}%", 100.0 * mean);
         let per_fold: Vec<String> = accuracies
             .iter()
             .map(|a| format!("{:.2}", 100.0 * a))
@@ -119,5 +351,4 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         println!("pooled over the folds:");
         print_report(&total);
     }
-    Ok(())
 }

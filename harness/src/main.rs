@@ -56,7 +56,23 @@ enum Command {
     Sprt(sprt::Args),
 }
 
+/// Restores the default action of SIGPIPE (the Rust runtime ignores it), so that output
+/// piped into a reader that closes early (`arena perft checkers | head -1`) ends the process
+/// quietly, as with other Unix tools, instead of failing a write with a panic.
+#[cfg(unix)]
+fn default_sigpipe() {
+    // SAFETY: called once at the start of main, before any other thread exists; SIG_DFL is
+    // a valid disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn default_sigpipe() {}
+
 fn main() {
+    default_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Showcase(args) => showcase::run(args),

@@ -5,11 +5,13 @@
 //! 2 rule on a validation split held out of the training data, never the test set).
 //! Progress goes to stderr; `--json` prints a machine-readable summary on stdout.
 
-use anyhow::Context;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tmbot::features::{checkers_planes, read_dataset, Encoder};
 use tmbot::rng;
+use tmbot::stop::StopFlag;
 use tmbot::tm::adaptive::AdaptiveEpochs;
 use tmbot::tm::metrics::Confusion;
 use tmbot::tm::persist::{Machine, SavedModel};
@@ -80,6 +82,9 @@ pub struct ModelArgs {
     /// Epoch cap for --adaptive.
     #[arg(long, default_value_t = 500)]
     pub max_epochs: usize,
+    /// Number of classes K (labels 0..K-1); by default the number of distinct labels.
+    #[arg(long)]
+    pub classes: Option<usize>,
 }
 
 impl ModelArgs {
@@ -146,26 +151,95 @@ pub struct Trained {
     pub epoch_seconds: Vec<f64>,
     /// Validation accuracy per epoch (adaptive runs only).
     pub validation: Vec<f64>,
+    /// True when the stop flag ended training before the schedule did.
+    pub interrupted: bool,
 }
 
-/// Reads and concatenates data files through `encoder`.
-pub fn read_all(paths: &[PathBuf], encoder: Encoder) -> anyhow::Result<Dataset> {
-    let mut iter = paths.iter();
-    let first = iter.next().context("no data file given")?;
-    let mut data = read_dataset(first, encoder)?;
-    for path in iter {
-        let more = read_dataset(path, encoder)?;
-        anyhow::ensure!(
-            more.features() == data.features(),
-            "{}: {} features, but {} has {}",
-            path.display(),
-            more.features(),
-            first.display(),
-            data.features()
-        );
-        data.extend(&more);
+/// Reads each data file through `encoder`; all must have the same features.
+pub fn read_each(paths: &[PathBuf], encoder: Encoder) -> anyhow::Result<Vec<Dataset>> {
+    let mut sets: Vec<Dataset> = Vec::with_capacity(paths.len());
+    for path in paths {
+        let data = read_dataset(path, encoder)?;
+        if let Some(first) = sets.first() {
+            anyhow::ensure!(
+                data.features() == first.features(),
+                "{}: {} features, but {} has {}",
+                path.display(),
+                data.features(),
+                paths[0].display(),
+                first.features()
+            );
+        }
+        sets.push(data);
     }
-    Ok(data)
+    anyhow::ensure!(!sets.is_empty(), "no data file given");
+    Ok(sets)
+}
+
+/// The samples of `sets` one after the other.
+pub fn concat(sets: &[Dataset]) -> Dataset {
+    let mut all = Dataset::with_names(sets[0].feature_names.clone());
+    for set in sets {
+        all.extend(set);
+    }
+    all
+}
+
+/// The 1-based line of data file `path` that holds sample `index` (blank lines and a header
+/// line skipped, as the readers do).
+fn sample_line(path: &Path, index: usize) -> Option<usize> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let mut rows = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .peekable();
+    let header = rows.peek().is_some_and(|(_, first)| {
+        let head = first.split(',').next().unwrap_or("").trim();
+        head.parse::<i64>().is_err()
+    });
+    rows.nth(index + usize::from(header)).map(|(i, _)| i + 1)
+}
+
+/// The number of classes of data read from `files` (one dataset each): `declared` (from
+/// `--classes`), else the number of distinct labels (at least 2). A label that is not below
+/// it (a typo such as a 7 among classes 0..2) is an error naming its file and line.
+pub fn class_count(files: &[(&Path, &Dataset)], declared: Option<usize>) -> anyhow::Result<usize> {
+    let seen: std::collections::BTreeSet<u32> = files
+        .iter()
+        .flat_map(|(_, data)| data.labels().iter().copied())
+        .collect();
+    let classes = match declared {
+        Some(k) => {
+            anyhow::ensure!(k >= 2, "--classes must be at least 2, got {k}");
+            k
+        }
+        None => seen.len().max(2),
+    };
+    for (path, data) in files {
+        let Some(index) = data.labels().iter().position(|&y| y as usize >= classes) else {
+            continue;
+        };
+        let label = data.labels()[index];
+        let place = sample_line(path, index)
+            .map_or(format!("sample {}", index + 1), |n| format!("line {n}"));
+        let why = match declared {
+            Some(k) => format!("--classes {k} declares classes 0..{}", k - 1),
+            None => {
+                let labels: Vec<String> = seen.iter().map(u32::to_string).collect();
+                format!(
+                    "the data's labels are {}: classes must be numbered 0..K-1 (declare K with --classes)",
+                    labels.join(", ")
+                )
+            }
+        };
+        anyhow::bail!(
+            "{}: {place}: label {label} is outside the classes 0..{}; {why}",
+            path.display(),
+            classes - 1
+        );
+    }
+    Ok(classes)
 }
 
 /// Accuracy of `tm` on `data`.
@@ -173,16 +247,115 @@ pub fn evaluate(tm: &Machine, data: &Dataset, classes: usize) -> Confusion {
     Confusion::of(classes, data.labels(), &tm.predict_all(data))
 }
 
-/// Trains on `data` (read through `encoder`) with `args`' schedule, reporting progress on
-/// stderr under `label`.
+/// The progress of a training run (`arena train`) or of a cross-validation (`arena cv`): a
+/// bar on standard error over every epoch of every fold, with the fold, the epoch, the
+/// accuracy and the adaptive rule's state, and an ETA (for `--adaptive`, up to the epoch
+/// cap). Under `--json`, or when standard error is not a terminal, there is no bar and each
+/// epoch is one line instead (none under `--json`).
+pub struct Progress {
+    bar: ProgressBar,
+    lines: bool,
+    epochs_per_fold: u64,
+}
+
+impl Progress {
+    /// Progress over `folds` runs of `args`' schedule.
+    pub fn new(args: &ModelArgs, folds: usize, json: bool) -> Progress {
+        let epochs_per_fold = if args.adaptive {
+            args.max_epochs
+        } else {
+            args.epochs
+        } as u64;
+        let terminal = std::io::stderr().is_terminal();
+        let bar = if json || !terminal {
+            ProgressBar::hidden()
+        } else {
+            let bar = ProgressBar::new(epochs_per_fold * folds as u64);
+            bar.set_style(
+                ProgressStyle::with_template("{prefix} {bar:25} {elapsed} ETA {eta}  {msg}")
+                    .expect("the template is valid"),
+            );
+            bar
+        };
+        Progress {
+            bar,
+            lines: !json && !terminal,
+            epochs_per_fold,
+        }
+    }
+
+    /// Reports epoch `epoch` (1-based) of fold `fold` (0-based, `label` names it) with its
+    /// seconds and, for adaptive runs, the rule's state.
+    fn epoch(
+        &self,
+        fold: usize,
+        label: &str,
+        epoch: usize,
+        seconds: f64,
+        rule: Option<&AdaptiveEpochs>,
+    ) {
+        let mut state = format!("epoch {epoch}: {seconds:.2} s");
+        if let Some(rule) = rule {
+            if let Some(&accuracy) = rule.history().last() {
+                state += &format!(", validation accuracy {:.2}%", 100.0 * accuracy);
+            }
+            if let Some((best, accuracy)) = rule.best() {
+                state += &format!(", best epoch {best} ({:.2}%)", 100.0 * accuracy);
+            }
+            state += &match rule.margin() {
+                Some(m) => format!(
+                    ", recent-minus-older mean {:+.2} points (stops below 0)",
+                    100.0 * m
+                ),
+                None => ", stopping rule waits for 10 epochs".to_string(),
+            };
+        }
+        if self.lines {
+            eprintln!("{label}{state}");
+        }
+        self.bar
+            .set_prefix(label.trim_end_matches([':', ' ']).to_string());
+        self.bar.set_message(state);
+        self.bar
+            .set_position(fold as u64 * self.epochs_per_fold + epoch as u64);
+    }
+
+    /// Marks fold `fold` (0-based) done, however many epochs it took.
+    pub fn fold_done(&self, fold: usize) {
+        self.bar
+            .set_position((fold as u64 + 1) * self.epochs_per_fold);
+    }
+
+    /// Prints a line above the bar (or plainly when there is none, unless under `--json`).
+    pub fn println(&self, line: &str) {
+        if self.bar.is_hidden() {
+            if self.lines {
+                eprintln!("{line}");
+            }
+        } else {
+            self.bar.println(line);
+        }
+    }
+
+    /// Removes the bar.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// Trains on `data` (read through `encoder`) with `args`' schedule as fold `fold` (0-based;
+/// 0 for `arena train`), reporting progress under `label`. Stops early, with `interrupted`
+/// set, when `stop` is raised (checked between epochs).
 pub fn fit(
     args: &ModelArgs,
     encoder: Encoder,
     data: &Dataset,
     classes: usize,
-    label: &str,
+    (fold, label): (usize, &str),
+    progress: &Progress,
+    stop: &StopFlag,
 ) -> anyhow::Result<Trained> {
-    anyhow::ensure!(!data.is_empty(), "{label}: no training samples");
+    anyhow::ensure!(!data.is_empty(), "{label}no training samples");
     let (train, validation) = if args.adaptive {
         anyhow::ensure!(
             args.validation > 0.0 && args.validation < 1.0,
@@ -202,6 +375,7 @@ pub fn fit(
     let mut machine = args.machine(encoder, data.features(), classes)?;
     let mut rule = AdaptiveEpochs::new(args.max_epochs);
     let mut epoch_seconds = Vec::new();
+    let mut interrupted = false;
     loop {
         let done = match &validation {
             Some(_) => !rule.should_continue(),
@@ -210,27 +384,25 @@ pub fn fit(
         if done {
             break;
         }
+        if stop.is_raised() {
+            interrupted = true;
+            break;
+        }
         let start = Instant::now();
         machine.fit_epoch(&train);
         epoch_seconds.push(start.elapsed().as_secs_f64());
-        let epoch = epoch_seconds.len();
-        match &validation {
-            Some(v) => {
-                let acc = evaluate(&machine, v, classes).accuracy();
-                rule.record(acc);
-                eprintln!(
-                    "{label}epoch {epoch}: {:.2} s, validation accuracy {:.2}%",
-                    epoch_seconds[epoch - 1],
-                    100.0 * acc
-                );
-            }
-            None => eprintln!("{label}epoch {epoch}: {:.2} s", epoch_seconds[epoch - 1]),
+        if let Some(v) = &validation {
+            rule.record(evaluate(&machine, v, classes).accuracy());
         }
+        let epoch = epoch_seconds.len();
+        let rule_state = validation.as_ref().map(|_| &rule);
+        progress.epoch(fold, label, epoch, epoch_seconds[epoch - 1], rule_state);
     }
     Ok(Trained {
         machine,
         epoch_seconds,
         validation: rule.history().to_vec(),
+        interrupted,
     })
 }
 
@@ -299,10 +471,54 @@ pub struct Args {
     model_args: ModelArgs,
 }
 
+/// A stop flag raised by the first Ctrl-C (SIGINT), after which the run finishes the epoch
+/// in progress and reports `what` it keeps; a second Ctrl-C ends the process at once.
+pub fn stop_on_interrupt(what: &'static str) -> StopFlag {
+    let stop = StopFlag::default();
+    let flag = stop.clone();
+    let installed = ctrlc::set_handler(move || {
+        if flag.is_raised() {
+            std::process::exit(130);
+        }
+        eprintln!(
+            "\ninterrupted: finishing the epoch in progress, then {what} (again to quit now)"
+        );
+        flag.raise();
+    });
+    if let Err(e) = installed {
+        eprintln!("arena: Ctrl-C will end the run without a summary: {e}");
+    }
+    stop
+}
+
+/// Fails unless a file can be written at `path` (probed with the temporary file that the
+/// save writes first, then removed), so that a long run does not end in an unwritable path.
+pub fn ensure_writable(path: &Path) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        !path.is_dir(),
+        "{}: is a folder, not a file",
+        path.display()
+    );
+    let mut probe = path.as_os_str().to_owned();
+    probe.push(".tmp");
+    match std::fs::File::create(&probe) {
+        Ok(_) => {
+            // Only the probe is removed; a failure to remove it surfaces when the save
+            // overwrites it.
+            let _ = std::fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(e) => anyhow::bail!("cannot write {}: {e}", path.display()),
+    }
+}
+
 /// Runs `arena train`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let encoder = args.model_args.encoder()?;
-    let data = read_all(&args.data, encoder)?;
+    if let Some(path) = &args.out {
+        ensure_writable(path)?;
+    }
+    let parts = read_each(&args.data, encoder)?;
     let test = args
         .test
         .as_deref()
@@ -310,44 +526,64 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .transpose()?;
     if let Some(t) = &test {
         anyhow::ensure!(
-            t.features() == data.features(),
+            t.features() == parts[0].features(),
             "test file has {} features, training data {}",
             t.features(),
-            data.features()
+            parts[0].features()
         );
     }
-    let classes = data
-        .classes()
-        .max(test.as_ref().map_or(0, |t| t.classes()))
-        .max(2);
+    let mut files: Vec<(&Path, &Dataset)> =
+        args.data.iter().map(PathBuf::as_path).zip(&parts).collect();
+    if let (Some(path), Some(t)) = (&args.test, &test) {
+        files.push((path, t));
+    }
+    let classes = class_count(&files, args.model_args.classes)?;
+    let data = concat(&parts);
     eprintln!(
         "training on {} samples, {} features, {classes} classes",
         data.len(),
         data.features()
     );
-    let trained = fit(&args.model_args, encoder, &data, classes, "")?;
+    let progress = Progress::new(&args.model_args, 1, args.json);
+    let stop = stop_on_interrupt("saving the model trained so far");
+    let trained = fit(
+        &args.model_args,
+        encoder,
+        &data,
+        classes,
+        (0, ""),
+        &progress,
+        &stop,
+    )?;
+    progress.finish();
     let confusion = test
         .as_ref()
         .map(|t| evaluate(&trained.machine, t, classes));
-    if let Some(path) = &args.out {
-        let saved = SavedModel {
-            encoder: encoder.name().to_string(),
-            feature_names: data.feature_names.clone(),
-            machine: trained.machine,
-        };
-        saved.save(path)?;
-        eprintln!("saved {}", path.display());
+    let epochs = trained.epoch_seconds.len();
+    match &args.out {
+        Some(path) => {
+            let saved = SavedModel {
+                encoder: encoder.name().to_string(),
+                feature_names: data.feature_names.clone(),
+                machine: trained.machine,
+            };
+            saved.save(path)?;
+            eprintln!("saved {} ({epochs} epochs)", path.display());
+        }
+        None => eprintln!("no -o FILE given: the trained model was not saved"),
     }
     if args.json {
         let out = serde_json::json!({
-            "epochs": trained.epoch_seconds.len(),
+            "epochs": epochs,
             "epoch_seconds": trained.epoch_seconds,
             "validation_accuracy": trained.validation,
             "test": confusion.as_ref().map(report_json),
+            "interrupted": trained.interrupted,
         });
         println!("{out}");
     } else if let Some(c) = &confusion {
         print_report(c);
     }
+    anyhow::ensure!(!trained.interrupted, "interrupted after {epochs} epochs");
     Ok(())
 }

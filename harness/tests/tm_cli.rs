@@ -274,3 +274,418 @@ fn coalesced_model_trains_saves_explains_and_exports() {
         "{stderr}"
     );
 }
+
+/// A generated Hex CSV in seed 000's layout: 9 `cell_r_c` columns of a 3x3 board in
+/// {-1, 0, 1}, then the winner (1 or -1), which is the owner of the centre cell (random
+/// when it is empty).
+fn write_hex_csv(path: &Path, rows: usize) {
+    use rand::Rng as _;
+    let mut rng = tmbot::rng::seeded(9);
+    let mut text: String = (0..9)
+        .map(|c| format!("cell_{}_{},", c / 3, c % 3))
+        .collect();
+    text.push_str("winner\n");
+    for _ in 0..rows {
+        let cells: Vec<i8> = (0..9).map(|_| rng.random_range(-1..=1)).collect();
+        let winner = match cells[4] {
+            0 => [-1, 1][rng.random_range(0..2)],
+            v => v,
+        };
+        for v in &cells {
+            text.push_str(&format!("{v},"));
+        }
+        text.push_str(&format!("{winner}\n"));
+    }
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn explain_is_readable_with_cell_and_class_names_and_short_clauses() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("hex.csv");
+    write_hex_csv(&csv, 300);
+    let model = dir.path().join("hex.tm");
+    let (csv, model) = (csv.to_str().unwrap(), model.to_str().unwrap());
+    let (ok, _, stderr) = arena(&[
+        "train",
+        csv,
+        "--encoder",
+        "hex-connection",
+        "--clauses",
+        "20",
+        "--T",
+        "10",
+        "--s",
+        "1.5",
+        "--epochs",
+        "2",
+        "-o",
+        model,
+    ]);
+    assert!(ok, "{stderr}");
+    let (ok, stdout, stderr) = arena(&["explain", model, "--top", "5", "--literals", "3"]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("class 0 (Black wins)"), "{stdout}");
+    assert!(stdout.contains("class 1 (White wins)"), "{stdout}");
+    assert!(stdout.contains("ranked by |weight|, all 1"), "{stdout}");
+    assert!(stdout.contains(" more"), "{stdout}");
+    let clause_lines: Vec<&str> = stdout.lines().filter(|l| l.contains("Clause ")).collect();
+    assert!(!clause_lines.is_empty(), "{stdout}");
+    for line in &clause_lines {
+        let body = line.split_once(": ").unwrap().1;
+        let shown = body.split(" ... ").next().unwrap();
+        assert!(shown.matches(" AND ").count() < 3, "{line}");
+        for literal in shown.split(" AND ") {
+            let name = literal.trim_start_matches("NOT ");
+            let (prefix, cells) = name.split_once('_').unwrap();
+            assert!(["B", "R", "CB", "CR"].contains(&prefix), "{line}");
+            for cell in cells.split('_') {
+                let (column, row) = cell.split_at(1);
+                assert!(("a"..="c").contains(&column), "{line}");
+                assert!(("1"..="3").contains(&row), "{line}");
+            }
+        }
+    }
+    // With the training data, clauses are ranked by the votes they cast there.
+    let (ok, stdout, stderr) = arena(&["explain", model, "--top", "20", "--data", csv]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("ranked by votes cast on"), "{stdout}");
+    let mut last = u64::MAX;
+    for line in stdout.lines() {
+        if line.starts_with("class ") {
+            last = u64::MAX;
+        }
+        if let Some((_, rest)) = line
+            .split_once("  Clause ")
+            .and_then(|(head, _)| head.split_once("votes "))
+        {
+            let votes: u64 = rest.split_whitespace().next().unwrap().parse().unwrap();
+            assert!(votes <= last, "{stdout}");
+            last = votes;
+        }
+    }
+    assert!(last < u64::MAX, "{stdout}");
+    // A checkers model's classes are named by outcome.
+    let (Some(fold1),) = (fold(1),) else {
+        return;
+    };
+    let checkers = dir.path().join("c.tm");
+    let mut args = vec![
+        "train",
+        fold1.to_str().unwrap(),
+        "-o",
+        checkers.to_str().unwrap(),
+    ];
+    args.extend(SMALL);
+    args.push("2");
+    let (ok, _, stderr) = arena(&args);
+    assert!(ok, "{stderr}");
+    let (ok, stdout, stderr) = arena(&["explain", checkers.to_str().unwrap(), "--top", "2"]);
+    assert!(ok, "{stderr}");
+    for name in ["loss for Black", "win for Black", "draw"] {
+        assert!(stdout.contains(name), "{stdout}");
+    }
+}
+
+#[test]
+fn train_checks_the_output_before_training_and_says_when_nothing_is_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("rule.csv");
+    write_rule_csv(&csv, 50);
+    let csv = csv.to_str().unwrap();
+    let missing = dir.path().join("no-such-folder").join("m.tm");
+    let (ok, _, stderr) = arena(&[
+        "train",
+        csv,
+        "--epochs",
+        "1",
+        "-o",
+        missing.to_str().unwrap(),
+    ]);
+    assert!(!ok, "{stderr}");
+    assert!(!stderr.contains("epoch 1"), "trained first: {stderr}");
+    assert_eq!(stderr.matches("os error").count(), 1, "{stderr}");
+    let (ok, _, stderr) = arena(&["train", csv, "--epochs", "1", "--clauses", "10"]);
+    assert!(ok, "{stderr}");
+    assert!(stderr.contains("was not saved"), "{stderr}");
+}
+
+/// The rule CSV in 3 stratified folds, journaled; `rest` are further options.
+fn cv_rule(csv: &str, journal: &str, rest: &[&str]) -> (bool, String, String) {
+    let mut args = vec![
+        "cv",
+        csv,
+        "--k",
+        "3",
+        "--journal",
+        journal,
+        "--clauses",
+        "20",
+        "--T",
+        "10",
+        "--s",
+        "3",
+        "--seed",
+        "4",
+    ];
+    args.extend(rest);
+    arena(&args)
+}
+
+#[test]
+fn cv_journals_each_fold_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("rule.csv");
+    write_rule_csv(&csv, 300);
+    let journal = dir.path().join("cv.jsonl");
+    let (csv, journal_path) = (csv.to_str().unwrap(), journal.to_str().unwrap());
+    let (ok, full, stderr) = cv_rule(csv, journal_path, &["--epochs", "3", "--json"]);
+    assert!(ok, "{stderr}");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    assert_eq!(text.lines().count(), 4, "{text}");
+    // An existing journal is continued only on request.
+    let (ok, _, stderr) = cv_rule(csv, journal_path, &["--epochs", "3", "--json"]);
+    assert!(!ok && stderr.contains("--resume"), "{stderr}");
+    // Another setup does not continue this journal.
+    let (ok, _, stderr) = cv_rule(csv, journal_path, &["--epochs", "4", "--resume"]);
+    assert!(!ok && stderr.contains("another setup"), "{stderr}");
+    // Drop the last fold: --resume trains it alone and reports what the full run did.
+    let kept: Vec<&str> = text.lines().take(3).collect();
+    std::fs::write(&journal, kept.join("\n") + "\n").unwrap();
+    let (ok, resumed, stderr) =
+        cv_rule(csv, journal_path, &["--epochs", "3", "--json", "--resume"]);
+    assert!(ok, "{stderr}");
+    assert!(stderr.contains("resuming: 2 of 3 folds"), "{stderr}");
+    assert_eq!(json(&resumed), json(&full));
+    assert_eq!(std::fs::read_to_string(&journal).unwrap(), text);
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_in_cv_prints_the_summary_of_the_finished_folds() {
+    use std::io::Read as _;
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("rule.csv");
+    write_rule_csv(&csv, 300);
+    let journal = dir.path().join("cv.jsonl");
+    let log = dir.path().join("stderr.txt");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["cv", csv.to_str().unwrap(), "--k", "3", "--journal"])
+        .arg(&journal)
+        .args([
+            "--clauses",
+            "20",
+            "--T",
+            "10",
+            "--s",
+            "3",
+            "--epochs",
+            "3000",
+        ])
+        .stdout(std::process::Stdio::piped())
+        // A line per epoch: a file, since a full pipe would block arena.
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    // Interrupt once the first fold is in the journal (the setup line and one fold).
+    while std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "cv ended before fold 1"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    // SAFETY: kill with a valid signal to the child's own process id.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let status = child.wait().unwrap();
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    let stderr = std::fs::read_to_string(&log).unwrap();
+    assert!(!status.success(), "{stderr}");
+    assert!(
+        stdout.contains("mean accuracy over 1 folds"),
+        "{stdout}\n{stderr}"
+    );
+    assert!(
+        stderr.contains("interrupted after 1 of 3 folds"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--resume"), "{stderr}");
+}
+
+#[test]
+fn data_and_fold_errors_are_clear() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.csv");
+    std::fs::write(&bad, "a,b,y\n1,0,0\n0,1,1\n\n1,1,2\n0,0,7\n1,1,1\n").unwrap();
+    let bad = bad.to_str().unwrap();
+    let (ok, _, stderr) = arena(&["train", bad, "--epochs", "1"]);
+    assert!(!ok, "{stderr}");
+    assert!(stderr.contains("bad.csv: line 6: label 7"), "{stderr}");
+    let (ok, _, stderr) = arena(&["train", bad, "--epochs", "1", "--classes", "3"]);
+    assert!(!ok && stderr.contains("--classes 3"), "{stderr}");
+    let a = dir.path().join("a.csv");
+    let b = dir.path().join("b.csv");
+    write_rule_csv(&a, 30);
+    std::fs::write(&b, "1,0,1\n0,1,0\n").unwrap();
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let (ok, _, stderr) = arena(&["cv", a, "--only", "0"]);
+    assert!(!ok && stderr.contains("--only 0"), "{stderr}");
+    let (ok, _, stderr) = arena(&["cv", a, a, "--k", "5"]);
+    assert!(
+        !ok && stderr.contains("--k 5") && stderr.contains("each file is a fold"),
+        "{stderr}"
+    );
+    let (ok, _, stderr) = arena(&["cv", a, b]);
+    assert!(!ok && stderr.contains("b.csv"), "{stderr}");
+}
+
+#[test]
+fn exported_model_plays_through_eval_tm() {
+    use rand::Rng as _;
+    let dir = tempfile::tempdir().unwrap();
+    // Random checkers-planes rows: the model is poor, but it must load and play.
+    let csv = dir.path().join("planes.csv");
+    let mut rng = tmbot::rng::seeded(2);
+    let mut text = String::new();
+    for _ in 0..60 {
+        for _ in 0..128 {
+            text.push_str(if rng.random_range(0..8) == 0 {
+                "1,"
+            } else {
+                "0,"
+            });
+        }
+        text.push_str(&format!("{}\n", rng.random_range(0..3)));
+    }
+    std::fs::write(&csv, text).unwrap();
+    let model = dir.path().join("m.tm");
+    let out = dir.path().join("m.tmi");
+    let (ok, _, stderr) = arena(&[
+        "train",
+        csv.to_str().unwrap(),
+        "--encoder",
+        "checkers-planes",
+        "--clauses",
+        "10",
+        "--epochs",
+        "1",
+        "-o",
+        model.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    let (ok, _, stderr) = arena(&[
+        "export",
+        model.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    let player = format!("greedy:eval=tm:{}", out.display());
+    let (ok, stdout, stderr) = arena(&[
+        "match",
+        "--game",
+        "checkers",
+        "--a",
+        &player,
+        "--b",
+        "random",
+        "--games",
+        "1",
+        "--max-plies",
+        "20",
+    ]);
+    assert!(ok, "{stdout}\n{stderr}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_arena_quietly() {
+    use std::io::BufRead as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["perft", "checkers", "--depth", "12"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("perft(1) = 7"), "{first}");
+    // The reader is gone: the next line arena prints meets a closed pipe.
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_ne!(out.status.code(), Some(101), "{stderr}");
+}
+
+#[test]
+fn small_commands_behave() {
+    let (ok, stdout, stderr) = arena(&["perft", "checkers", "--depth", "0"]);
+    assert!(
+        ok && stdout.starts_with("perft(0) = 1 "),
+        "{stdout}{stderr}"
+    );
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    let (_, help, _) = arena(&["perft", "--help"]);
+    assert!(!help.to_lowercase().contains("hex"), "{help}");
+    let (_, help, _) = arena(&["bench", "tm", "--help"]);
+    assert!(!help.contains(env!("CARGO_MANIFEST_DIR")), "{help}");
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, stdout, stderr) = arena(&[
+        "bench",
+        "tm",
+        "--train-rows",
+        "20",
+        "--test-rows",
+        "4",
+        "--board",
+        "3",
+        "--clauses",
+        "4",
+        "--epochs",
+        "1",
+        "--inference-positions",
+        "4",
+        "--no-coalesced",
+        "--out-dir",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    let mut words = stdout.split(|c: char| !c.is_alphanumeric());
+    assert!(!words.any(|w| w == "inf" || w == "NaN"), "{stdout}");
+}
+
+#[test]
+fn replay_fails_on_other_variants_empty_files_and_binary_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdn = |name: &str, bytes: &[u8]| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let english = pdn("en.pdn", b"[GameType \"21\"]\n1. 11-15 23-19 *\n");
+    let (ok, stdout, stderr) = arena(&["replay", &english]);
+    assert!(ok, "{stdout}{stderr}");
+    let russian = pdn("ru.pdn", b"[GameType \"20\"]\n1. 11-15 23-19 *\n");
+    let (ok, stdout, _) = arena(&["replay", &russian]);
+    assert!(!ok && stdout.contains("not English checkers"), "{stdout}");
+    let empty = pdn("empty.pdn", b"");
+    let (ok, _, stderr) = arena(&["replay", &empty]);
+    assert!(!ok && stderr.contains("no game"), "{stderr}");
+    let binary = pdn("bin.pdn", b"[Event \"x\"]\n1. 11-15\x1b[2J\xff 23-19 *\n");
+    let (ok, stdout, _) = arena(&["replay", &binary]);
+    assert!(!ok, "{stdout}");
+    assert!(
+        !stdout.contains('\u{1b}') && !stdout.contains('\u{fffd}'),
+        "{stdout}"
+    );
+}

@@ -1,5 +1,7 @@
 //! Tsetlin Machine evaluators: a model saved by `arena train` judges positions through the
-//! feature encoder named in its file (`eval=tm:PATH`).
+//! feature encoder named in its file (`eval=tm:PATH`). PATH may also be an inference export
+//! written by `arena export` (a `.tmi`: include masks and weights only); it names no encoder,
+//! so the game's encoder is assumed and its feature count is checked against it.
 //!
 //! Class meanings follow the seed datasets the models are trained on: checkers models
 //! (`checkers-planes`) use seed 001's labels from Black's view (0 loss, 1 win, 2 draw); Hex
@@ -15,9 +17,8 @@ use crate::game::hex::Hex;
 use crate::game::{Color, Game};
 use crate::tm::data::Dataset;
 use crate::tm::inference::InferenceModel;
-use crate::tm::persist::{Machine, SavedModel};
+use crate::tm::persist::{is_inference_export, read_inference, Machine, SavedModel};
 use std::marker::PhantomData;
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How a game's positions become a TM's input, and what its classes are worth.
@@ -31,6 +32,10 @@ pub trait TmEncoding: Game {
     /// The position's features (0/1), or why it cannot be encoded for a model of
     /// `features` inputs.
     fn encode(&self, features: usize) -> Result<Vec<u8>, String>;
+
+    /// Why a model of `features` inputs cannot be one of this game's encoder (checked for
+    /// inference exports, which do not name their encoder).
+    fn check_features(features: usize) -> Result<(), String>;
 }
 
 impl TmEncoding for Checkers {
@@ -58,6 +63,17 @@ impl TmEncoding for Checkers {
             })
             .collect();
         checkers_planes::encode(&squares)
+    }
+
+    fn check_features(features: usize) -> Result<(), String> {
+        if features == checkers_planes::FEATURES {
+            Ok(())
+        } else {
+            Err(format!(
+                "{features} features, but a checkers model reads the {} checkers-planes features",
+                checkers_planes::FEATURES
+            ))
+        }
     }
 }
 
@@ -87,6 +103,18 @@ impl TmEncoding for Hex {
         }
         let stones: Vec<Option<Color>> = (0..self.cell_count()).map(|c| self.stone(c)).collect();
         encoder.encode_stones(&stones)
+    }
+
+    fn check_features(features: usize) -> Result<(), String> {
+        // N cells give N(N+1) connection features.
+        let cells = ((4.0 * features as f64 + 1.0).sqrt() as usize).saturating_sub(1) / 2;
+        if features > 0 && cells * (cells + 1) == features {
+            Ok(())
+        } else {
+            Err(format!(
+                "{features} features is not N(N+1) for N cells, as the hex-connection features of a board are"
+            ))
+        }
     }
 }
 
@@ -132,9 +160,26 @@ pub struct TmEvaluator<G> {
 }
 
 impl<G: TmEncoding> TmEvaluator<G> {
-    /// Loads the model at `path`; it must have been trained with `G`'s encoder.
+    /// Loads the model (or inference export) at `path`; it must have been trained with
+    /// `G`'s encoder.
     pub fn load(path: &str) -> Result<TmEvaluator<G>, String> {
-        let saved = SavedModel::load(Path::new(path)).map_err(|e| e.to_string())?;
+        let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+        if is_inference_export(&bytes) {
+            let model = read_inference(&bytes, path).map_err(|e| e.to_string())?;
+            G::check_features(model.features())
+                .map_err(|e| format!("{path}: an inference export from arena export with {e}"))?;
+            let class_values =
+                G::class_values(model.classes()).map_err(|e| format!("{path}: {e}"))?;
+            return Ok(TmEvaluator {
+                features: model.features(),
+                threshold: f64::from(model.threshold()),
+                scorer: Scorer::Compiled(model),
+                class_values,
+                warned: AtomicBool::new(false),
+                game: PhantomData,
+            });
+        }
+        let saved = SavedModel::from_bytes(&bytes, path).map_err(|e| e.to_string())?;
         if saved.encoder != G::ENCODER {
             return Err(format!(
                 "{path}: the model uses the '{}' encoder, this game needs '{}'",

@@ -40,18 +40,29 @@ impl AdaptiveEpochs {
         sum / len as f64
     }
 
+    /// The mean accuracy of the recent window minus that of the older window, once the
+    /// recent window is full (`None` before): training goes on while it is not negative.
+    pub fn margin(&self) -> Option<f64> {
+        let n = self.history.len();
+        (n >= Self::RECENT).then(|| {
+            self.window_mean(n, Self::RECENT) - self.window_mean(n - Self::RECENT, Self::OLDER)
+        })
+    }
+
+    /// The 1-based epoch of the best accuracy so far (the first of equals) and that accuracy.
+    pub fn best(&self) -> Option<(usize, f64)> {
+        self.history
+            .iter()
+            .enumerate()
+            .fold(None, |best: Option<(usize, f64)>, (i, &a)| match best {
+                Some((_, b)) if b >= a => best,
+                _ => Some((i + 1, a)),
+            })
+    }
+
     /// Whether to train another epoch.
     pub fn should_continue(&self) -> bool {
-        let n = self.history.len();
-        if n >= self.cap {
-            return false;
-        }
-        if n < Self::RECENT {
-            return true;
-        }
-        let recent = self.window_mean(n, Self::RECENT);
-        let older = self.window_mean(n - Self::RECENT, Self::OLDER);
-        recent >= older
+        self.history.len() < self.cap && self.margin().map_or(true, |m| m >= 0.0)
     }
 }
 #[cfg(test)]

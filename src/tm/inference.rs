@@ -144,6 +144,16 @@ impl InferenceModel {
         self.classes
     }
 
+    /// Number of input features.
+    pub fn features(&self) -> usize {
+        self.features
+    }
+
+    /// The vote clamp T.
+    pub fn threshold(&self) -> i32 {
+        self.threshold
+    }
+
     /// The non-empty clauses.
     pub fn clauses(&self) -> &[CompiledClause] {
         &self.clauses

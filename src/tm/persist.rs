@@ -43,13 +43,14 @@ pub const INFERENCE_VERSION: u32 = 1;
 /// Why a model file could not be read or written.
 #[derive(Debug, thiserror::Error)]
 pub enum ModelError {
-    /// The file system said no.
-    #[error("{path}: {source}")]
+    /// The file system said no. The cause is part of the message, not a separate source,
+    /// so that error chains print it once.
+    #[error("{path}: {cause}")]
     Io {
         /// The file.
         path: String,
         /// The cause.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// The file is not a model file, is damaged, or does not fit this program.
     #[error("{path}: {message}")]
@@ -476,17 +477,17 @@ impl SavedModel {
 
     /// Saves to `path` (temporary file, then rename).
     pub fn save(&self, path: &Path) -> Result<(), ModelError> {
-        write_atomically(path, &self.to_bytes()).map_err(|source| ModelError::Io {
+        write_atomically(path, &self.to_bytes()).map_err(|cause| ModelError::Io {
             path: path.display().to_string(),
-            source,
+            cause,
         })
     }
 
     /// Loads from `path`.
     pub fn load(path: &Path) -> Result<SavedModel, ModelError> {
-        let bytes = std::fs::read(path).map_err(|source| ModelError::Io {
+        let bytes = std::fs::read(path).map_err(|cause| ModelError::Io {
             path: path.display().to_string(),
-            source,
+            cause,
         })?;
         SavedModel::from_bytes(&bytes, &path.display().to_string())
     }
@@ -541,10 +542,15 @@ pub fn save_inference(model: &SavedModel, path: &Path) -> Result<(), ModelError>
         path: path.display().to_string(),
         message,
     })?;
-    write_atomically(path, &bytes).map_err(|source| ModelError::Io {
+    write_atomically(path, &bytes).map_err(|cause| ModelError::Io {
         path: path.display().to_string(),
-        source,
+        cause,
     })
+}
+
+/// True when `bytes` start as an inference export does (its magic), not a model file.
+pub fn is_inference_export(bytes: &[u8]) -> bool {
+    bytes.starts_with(INFERENCE_MAGIC)
 }
 
 /// Reads an inference export; `source` names the bytes in errors.
@@ -557,9 +563,9 @@ pub fn read_inference(bytes: &[u8], source: &str) -> Result<InferenceModel, Mode
 
 /// Loads an inference export from `path`.
 pub fn load_inference(path: &Path) -> Result<InferenceModel, ModelError> {
-    let bytes = std::fs::read(path).map_err(|source| ModelError::Io {
+    let bytes = std::fs::read(path).map_err(|cause| ModelError::Io {
         path: path.display().to_string(),
-        source,
+        cause,
     })?;
     read_inference(&bytes, &path.display().to_string())
 }

@@ -54,8 +54,8 @@ pub struct Args {
     /// Python interpreter with the peer libraries: runs tm_peers.py on the same files.
     #[arg(long)]
     peers: Option<PathBuf>,
-    /// The peers script.
-    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/bench/tm_peers.py"))]
+    /// The peers script (relative paths are taken from the current folder).
+    #[arg(long, default_value = "shared/bench/tm_peers.py")]
     peers_script: PathBuf,
     /// Peer libraries to run.
     #[arg(long, default_value = "pytm,tmu,tmu_co,gt")]
@@ -190,7 +190,7 @@ fn ratio_lines(ours: &Ours, peers: &[PeerRun]) -> Vec<String> {
             .iter()
             .zip(mine)
             .enumerate()
-            .map(|(e, (theirs, mine))| format!("epoch {}: {:.1}x", e + 1, theirs / mine))
+            .map(|(e, (theirs, mine))| format!("epoch {}: {}", e + 1, ratio(*theirs, *mine)))
             .collect();
         lines.push(format!(
             "speed-up over {:<10} (tmbot {family}): {}",
@@ -205,14 +205,38 @@ fn ratio_lines(ours: &Ours, peers: &[PeerRun]) -> Vec<String> {
         .min_by(|a, b| total(a).total_cmp(&total(b)))
     {
         lines.push(format!(
-            "peak memory: tmbot {:.0} MB = {:.2}x that of the fastest peer, {} ({:.0} MB)",
+            "peak memory: tmbot {:.0} MB = {} that of the fastest peer, {} ({:.0} MB)",
             ours.peak_rss_mb,
-            ours.peak_rss_mb / fastest.peak_rss_mb,
+            ratio(ours.peak_rss_mb, fastest.peak_rss_mb),
             fastest.lib,
             fastest.peak_rss_mb
         ));
     }
     lines
+}
+
+/// `a / b` as `1.5x` (two decimals under 1), or `n/a` when `b` is zero or either is unknown,
+/// so that no `inf` or `NaN` is printed.
+fn ratio(a: f64, b: f64) -> String {
+    let r = a / b;
+    match r.is_finite() && b > 0.0 {
+        true if r < 1.0 => format!("{r:.2}x"),
+        true => format!("{r:.1}x"),
+        false => "n/a".to_string(),
+    }
+}
+
+/// `count / seconds` rounded, or `unmeasured` when the time was too short to measure.
+fn per_second(count: f64, seconds: Option<f64>) -> String {
+    match seconds {
+        Some(s) if s > 0.0 && (count / s).is_finite() => format!("{:.0}", count / s),
+        _ => "unmeasured".to_string(),
+    }
+}
+
+/// The peak resident memory as `123 MB`, or `unknown` where the system does not say.
+fn peak_rss_text() -> String {
+    peak_rss_mb().map_or("unknown".to_string(), |mb| format!("{mb:.0} MB"))
 }
 
 fn run_peers(
@@ -221,6 +245,11 @@ fn run_peers(
     train: &Path,
     test: &Path,
 ) -> anyhow::Result<Vec<PeerRun>> {
+    anyhow::ensure!(
+        args.peers_script.is_file(),
+        "--peers-script {} is not a file (run from the project folder or name the script)",
+        args.peers_script.display()
+    );
     eprintln!("running peers {} (this takes minutes)", args.libs);
     let output = std::process::Command::new(python)
         .arg(&args.peers_script)
@@ -332,10 +361,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         |tm| tm.fit_epoch(&train),
         |tm| test.accuracy(&tm.compile().predict(&test)),
     );
-    println!(
-        "tmbot peak RSS (VmHWM) {:.0} MB",
-        peak_rss_mb().unwrap_or(f64::NAN)
-    );
+    println!("tmbot peak RSS (VmHWM) {}", peak_rss_text());
 
     let mut compiled = tm.compile();
     compiled.order_literals_by(&train);
@@ -355,9 +381,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let cpu = cpu_seconds().zip(cpu_start).map(|(end, begin)| end - begin);
     let positions = (rounds * test.len()) as f64;
     println!(
-        "tmbot inference: {:.0} positions/s, {:.0} per CPU second ({} positions, {} non-empty clauses, checksum {checksum})",
-        positions / seconds,
-        cpu.map_or(f64::NAN, |c| positions / c),
+        "tmbot inference: {} positions/s, {} per CPU second ({} positions, {} non-empty clauses, checksum {checksum})",
+        per_second(positions, Some(seconds)),
+        per_second(positions, cpu),
         rounds * test.len(),
         compiled.clauses().len()
     );
@@ -377,10 +403,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             |co| co.fit_epoch(&train),
             |co| test.accuracy(&co.compile().predict(&test)),
         );
-        println!(
-            "tmbot peak RSS (VmHWM) after both {:.0} MB",
-            peak_rss_mb().unwrap_or(f64::NAN)
-        );
+        println!("tmbot peak RSS (VmHWM) after both {}", peak_rss_text());
     }
     if let Some(python) = &args.peers {
         let peers = run_peers(&args, python, &train_csv, &test_csv)?;
@@ -399,6 +422,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn figures_are_never_infinite() {
+        assert_eq!(ratio(3.0, 2.0), "1.5x");
+        assert_eq!(ratio(1.0, 4.0), "0.25x");
+        assert_eq!(ratio(1.0, 0.0), "n/a");
+        assert_eq!(ratio(f64::NAN, 2.0), "n/a");
+        assert_eq!(per_second(10.0, Some(2.0)), "5");
+        assert_eq!(per_second(10.0, Some(0.0)), "unmeasured");
+        assert_eq!(per_second(10.0, None), "unmeasured");
+    }
 
     #[test]
     fn ratios_compare_each_peer_with_its_own_model_family() {
