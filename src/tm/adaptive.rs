@@ -70,6 +70,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn reports_the_best_epoch_and_the_margin() {
+        let mut a = AdaptiveEpochs::new(500);
+        assert_eq!(a.best(), None);
+        for acc in [0.5, 0.8, 0.8, 0.6] {
+            a.record(acc);
+        }
+        assert_eq!(a.best(), Some((2, 0.8)));
+        assert_eq!(a.margin(), None);
+        for _ in 0..6 {
+            a.record(0.5);
+        }
+        // Ten epochs, none before them (counted as 0): the margin is the recent mean.
+        let margin = a.margin().unwrap();
+        assert!((margin - 0.57).abs() < 1e-12, "{margin}");
+    }
+
+    #[test]
     fn stops_when_recent_mean_drops() {
         let mut a = AdaptiveEpochs::new(500);
         // Rising accuracy: the recent window always beats the older one.
