@@ -20,7 +20,7 @@ pub mod record;
 pub mod state;
 pub mod zobrist;
 
-pub use board::{Piece, Position};
+pub use board::{IllegalPosition, Piece, Position, MAX_PIECES};
 pub use digits::{parse_digits, to_digits};
 pub use fen::{parse_fen, to_fen};
 pub use movegen::CaptureMode;
