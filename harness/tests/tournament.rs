@@ -1135,3 +1135,44 @@ fn interrupted_by_sigint_resumes() {
     assert_same_games(&stopped, &whole);
     assert_same_outputs(&stopped, &whole);
 }
+
+/// The main job: the showcase plays the shipped quickstart file to the end, both events, the
+/// Tsetlin-Machine player included, and a second run only prints the finished tables.
+#[test]
+fn the_showcase_plays_the_quickstart_tournament() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tournaments/quickstart.toml"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("quick");
+    let out_text = out.to_str().unwrap();
+    let first = arena(&["showcase", "--file", file, "--out", out_text]);
+    assert!(first.status.success(), "{}", text_of(&first));
+    let summary: serde_json::Value =
+        serde_json::from_str(&read(&out.join("summary.json"))).unwrap();
+    let events = summary["events"].as_array().unwrap();
+    assert_eq!(events.len(), 2);
+    for event in events {
+        assert_eq!(event["games"], event["scheduled"], "{}", event["name"]);
+        assert!(event["games"].as_u64().unwrap() > 0);
+    }
+    let tm = events[1]["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "avgtree-tm")
+        .expect("the Tsetlin Machine player takes part");
+    assert_eq!(tm["games"], 24);
+    let stdout = String::from_utf8_lossy(&first.stdout).into_owned();
+    assert!(stdout.contains("hex7: 48 of 48 games") && stdout.contains("avgtree-tm"));
+    let journal = read(&out.join("journal.jsonl"));
+    let again = arena(&["showcase", "--file", file, "--out", out_text]);
+    assert!(again.status.success(), "{}", text_of(&again));
+    assert_eq!(
+        read(&out.join("journal.jsonl")),
+        journal,
+        "nothing is played twice"
+    );
+    assert_eq!(String::from_utf8_lossy(&again.stdout), stdout);
+}
