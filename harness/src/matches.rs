@@ -211,21 +211,6 @@ fn run_series<G: AgentGame>(start: G, args: &Args) -> anyhow::Result<Report> {
     })
 }
 
-/// An Elo estimate as text: the Elo of the score with its 95% interval; open ends where the
-/// interval reaches a score of 0 or 1.
-pub fn elo_text(e: &Estimate) -> String {
-    let bound = |v: Option<f64>, edge: &str| v.map_or(edge.to_string(), |v| format!("{v:+.1}"));
-    let interval = format!(
-        "[{}, {}]",
-        bound(e.elo_low, "-inf"),
-        bound(e.elo_high, "+inf")
-    );
-    match e.elo {
-        Some(elo) => format!("Elo {elo:+.1} {interval}"),
-        None => format!("Elo {interval}"),
-    }
-}
-
 /// Runs `arena match`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     if args.games == 0 {
@@ -270,7 +255,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         e.score,
         e.score_low,
         e.score_high,
-        elo_text(&e),
+        e.elo_text(),
         e.los
             .map_or(String::new(), |l| format!(", LOS {:.1}%", 100.0 * l))
     );
@@ -334,7 +319,7 @@ mod tests {
             losses: 0,
         });
         assert!(e.score_low < 0.6 && e.score_high == 1.0, "{e:?}");
-        let text = elo_text(&e);
+        let text = e.elo_text();
         assert!(text.contains("+inf") && !text.contains("NaN"), "{text}");
     }
 }

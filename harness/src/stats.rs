@@ -175,6 +175,23 @@ pub struct Estimate {
     pub variance: f64,
 }
 
+impl Estimate {
+    /// The Elo of the score with its 95% interval as text; open ends where the interval
+    /// reaches a score of 0 or 1 (`Elo +12.3 [-4.1, +28.6]`, `Elo [+7.0, +inf]`).
+    pub fn elo_text(&self) -> String {
+        let bound = |v: Option<f64>, edge: &str| v.map_or(edge.to_string(), |v| format!("{v:+.1}"));
+        let interval = format!(
+            "[{}, {}]",
+            bound(self.elo_low, "-inf"),
+            bound(self.elo_high, "+inf")
+        );
+        match self.elo {
+            Some(elo) => format!("Elo {elo:+.1} {interval}"),
+            None => format!("Elo {interval}"),
+        }
+    }
+}
+
 /// The Wilson score interval of `points` successes in `n` trials at normal quantile `z`
 /// (1.96 for 95%).
 ///

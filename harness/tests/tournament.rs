@@ -257,20 +257,9 @@ fn rows(dir: &Path) -> Vec<Row> {
 
 /// The (event, index) of every journal line, in file order; every line must be complete.
 fn journal_keys(dir: &Path) -> Vec<(String, u64)> {
-    let text = read(&dir.join("journal.jsonl"));
-    assert!(
-        text.is_empty() || text.ends_with('\n'),
-        "torn journal line left"
-    );
-    text.lines()
-        .map(|line| {
-            let v: serde_json::Value =
-                serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
-            (
-                v["event"].as_str().unwrap().to_string(),
-                v["index"].as_u64().unwrap(),
-            )
-        })
+    journal_games(&dir.join("journal.jsonl"))
+        .into_iter()
+        .map(|(event, index, _)| (event, index))
         .collect()
 }
 

@@ -5,7 +5,6 @@
 
 use super::config::{Event, GameName};
 use super::journal::{write_atomically, Entry};
-use crate::matches::elo_text;
 use crate::plot;
 use crate::stats::{self, Estimate, Penta, Ratings, Wdl};
 use anyhow::Context;
@@ -243,7 +242,7 @@ pub fn table_text(summary: &EventSummary) -> String {
             e.score,
             e.score_low,
             e.score_high,
-            elo_text(&e),
+            e.elo_text(),
             e.los.map_or("-".into(), |l| format!("{:.1}%", 100.0 * l)),
             p.penta.ll,
             p.penta.ld,
