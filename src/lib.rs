@@ -4,6 +4,7 @@
 //! - [`game`]: the [`game::Game`] trait, Hex and checkers rules, notation and records;
 //! - [`features`]: booleanizers turning positions into bit vectors for learning;
 //! - [`tm`]: the Tsetlin Machine (no game dependencies);
+//! - [`nn`]: small feed-forward networks (evolved players) and their model files;
 //! - [`eval`]: position evaluators and their registry;
 //! - [`search`]: greedy, averaging tree, alpha-beta, UCT/MCTS and flat Monte Carlo;
 //! - [`player`]: a search + evaluator + limits built from a spec string;
@@ -13,6 +14,7 @@
 pub mod eval;
 pub mod features;
 pub mod game;
+pub mod nn;
 pub mod play;
 pub mod player;
 pub mod protocol;

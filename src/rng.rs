@@ -27,6 +27,16 @@ pub fn substream(seed: u64, stream: u64) -> Rng {
     seeded(z ^ (z >> 31))
 }
 
+/// A draw from the standard normal distribution, Normal(0, 1), by the Box-Muller transform
+/// (written here so that draws never change with a crate's version).
+pub fn normal(rng: &mut Rng) -> f64 {
+    use rand::Rng as _;
+    // u1 in (0, 1]: the logarithm stays finite.
+    let u1 = 1.0 - rng.random::<f64>();
+    let u2 = rng.random::<f64>();
+    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+}
+
 /// The two streams of one unit of parallel work: sub-stream `stream` of `seed`, and a
 /// [`WideRng`] seeded from its first words.
 pub fn substream_pair(seed: u64, stream: u64) -> (Rng, WideRng) {
@@ -90,6 +100,18 @@ impl WideRng {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn normal_draws_have_mean_zero_and_variance_one() {
+        let mut rng = seeded(3);
+        let draws: Vec<f64> = (0..200_000).map(|_| normal(&mut rng)).collect();
+        let mean = draws.iter().sum::<f64>() / draws.len() as f64;
+        let var = draws.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / draws.len() as f64;
+        assert!(mean.abs() < 0.01, "{mean}");
+        assert!((var - 1.0).abs() < 0.01, "{var}");
+        let beyond = draws.iter().filter(|x| x.abs() > 1.96).count() as f64 / draws.len() as f64;
+        assert!((beyond - 0.05).abs() < 0.003, "{beyond}");
+    }
 
     #[test]
     fn wide_lanes_are_xoshiro_streams() {

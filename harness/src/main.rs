@@ -3,6 +3,7 @@
 mod baseline;
 mod bench;
 mod cv;
+mod evolve;
 mod explain;
 mod export;
 mod matches;
@@ -52,6 +53,8 @@ enum Command {
     Merge(tournament::MergeArgs),
     /// A player against random (seed 003's protocol) or placed on a ladder of built-in players.
     Baseline(baseline::Args),
+    /// Evolve neural players on a hexagonal torus (seed 003), then evaluate and compare them.
+    Evolve(evolve::Args),
     /// Sequential probability ratio test of a result (fastchess/fishtest GSPRT).
     Sprt(sprt::Args),
 }
@@ -77,6 +80,7 @@ fn main() {
     let result = match cli.command {
         Command::Showcase(args) => showcase::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Evolve(args) => evolve::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Train(args) => train::run(args),
         Command::Cv(args) => cv::run(args),

@@ -196,10 +196,20 @@ pub fn rating_chart(title: &str, rows: &[(String, f64, f64)]) -> String {
 }
 
 /// A line chart of one or more series of `(games, value)` points (a score or a rating over
-/// games): one polyline per series in its own colour, a legend, axes with round ticks, "games"
-/// on the x axis and `y_label` on the y axis. Non-finite points are left out; a series of one
-/// point is drawn as a dot.
+/// games): [`line_chart`] with "games" on the x axis.
 pub fn score_chart(title: &str, series: &[(String, Vec<(f64, f64)>)], y_label: &str) -> String {
+    line_chart(title, series, "games", y_label)
+}
+
+/// A line chart of one or more series of `(x, y)` points: one polyline per series in its
+/// own colour, a legend, axes with round ticks, `x_label` and `y_label` on the axes.
+/// Non-finite points are left out; a series of one point is drawn as a dot.
+pub fn line_chart(
+    title: &str,
+    series: &[(String, Vec<(f64, f64)>)],
+    x_label: &str,
+    y_label: &str,
+) -> String {
     let series: Vec<(&str, Vec<(f64, f64)>)> = series
         .iter()
         .map(|(name, points)| {
@@ -283,9 +293,10 @@ pub fn score_chart(title: &str, series: &[(String, Vec<(f64, f64)>)], y_label: &
     }
     let _ = writeln!(
         svg,
-        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">games</text>"#,
+        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
         (left + right) / 2.0,
-        bottom + 36.0
+        bottom + 36.0,
+        escape(x_label)
     );
     let mid = (top + bottom) / 2.0;
     let _ = writeln!(

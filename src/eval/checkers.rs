@@ -134,6 +134,11 @@ impl EvalGame for Checkers {
             "tm:PATH - a Tsetlin Machine saved by arena train (checkers-planes encoder)",
             super::tm::build::<Checkers>,
         );
+        registry.register(
+            "ann",
+            "ann:PATH - a neural network model (.ann) saved by arena evolve",
+            super::ann::build::<Checkers>,
+        );
         registry
     }
 }

@@ -209,6 +209,11 @@ impl EvalGame for Hex {
             "tm:PATH - a Tsetlin Machine saved by arena train (hex-connection encoder)",
             super::tm::build::<Hex>,
         );
+        registry.register(
+            "ann",
+            "ann:PATH - a neural network model (.ann) saved by arena evolve",
+            super::ann::build::<Hex>,
+        );
         registry
     }
 }

@@ -5,6 +5,7 @@
 //! Game-specific heuristics live in their own modules; learned evaluators (Tsetlin Machine,
 //! neural networks) plug in by registering a constructor under a spec name.
 
+pub mod ann;
 pub mod checkers;
 pub mod hex;
 pub mod tm;

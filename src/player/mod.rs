@@ -305,6 +305,38 @@ impl<G: SearchGame> Player<G> {
         })
     }
 
+    /// The player of `search_spec` (greedy, avgtree or alphabeta, naming no `eval`) judging
+    /// positions with `evaluator` instead of a registered one (evolution hands in its
+    /// networks this way); `eval_name` stands for the evaluator in the spec and errors.
+    pub fn with_evaluator(
+        search_spec: &str,
+        evaluator: Arc<dyn Evaluator<G>>,
+        eval_name: &str,
+    ) -> Result<Player<G>, SpecError> {
+        let parsed = Spec::parse(search_spec)?;
+        if let Some((key, value)) = parsed.options.iter().find(|(key, _)| key == "eval") {
+            return Err(SpecError::new(
+                format!("{key}={value}"),
+                "this player's evaluator is given, not named",
+            ));
+        }
+        let mut player = Player::from_spec(search_spec)?;
+        if !matches!(
+            player.search,
+            Search::Greedy | Search::AvgTree(_) | Search::AlphaBeta(_)
+        ) {
+            return Err(SpecError::new(
+                &parsed.name,
+                "only greedy, avgtree and alphabeta players take a given evaluator",
+            ));
+        }
+        let separator = if parsed.options.is_empty() { ':' } else { ',' };
+        player.spec = format!("{}{separator}eval={eval_name}", player.spec);
+        player.evaluator = evaluator;
+        player.eval_spec = eval_name.to_string();
+        Ok(player)
+    }
+
     /// The spec this player was built from.
     pub fn spec(&self) -> &str {
         &self.spec

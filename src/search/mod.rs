@@ -147,7 +147,7 @@ impl<M> Decision<M> {
 }
 
 /// Picks uniformly among the indices whose score is maximal (within 1e-12).
-pub(crate) fn argmax_random_tie(scores: &[f64], rng: &mut Rng) -> Option<usize> {
+pub fn argmax_random_tie(scores: &[f64], rng: &mut Rng) -> Option<usize> {
     let best = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let ties: Vec<usize> = (0..scores.len())
         .filter(|&i| scores[i] >= best - 1e-12)

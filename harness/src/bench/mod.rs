@@ -1,6 +1,7 @@
 //! `arena bench TARGET`: benchmarks that print their figures (and peers' figures side by side).
 
 mod engine;
+mod evolve;
 mod perft;
 mod playouts;
 mod referee;
@@ -28,6 +29,8 @@ enum Target {
     Tm(tm::Args),
     /// The tmbot binary: start-up to first answer, genmove wall time under max_time.
     Engine(engine::Args),
+    /// Generations/s of seed 003's evolution (7x7 and 11x11, 1 and N threads, interleaved).
+    Evolve(evolve::Args),
     /// Games/s through the referee (in-process and external random players) and the
     /// referee's own cost per move.
     Referee(referee::Args),
@@ -42,6 +45,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Target::Tm(args) => tm::run(args),
         Target::Engine(args) => engine::run(args),
         Target::Referee(args) => referee::run(args),
+        Target::Evolve(args) => evolve::run(args),
     }
 }
 
