@@ -203,7 +203,7 @@ fn the_report_compares_runs_and_exports_play_by_spec() {
     let finals = read(&base.join("vanilla-s7/final.csv"));
     assert_eq!(finals.lines().count(), 13);
     let spec = format!("greedy:eval=ann:{}/vanilla-s7/best.ann", out);
-    let mut player = Player::<Hex>::from_spec(&spec).unwrap();
+    let player = Player::<Hex>::from_spec(&spec).unwrap();
     let game = Hex::new(5, 5).unwrap();
     player.check_game(&game).unwrap();
     let baseline = ok(&[

@@ -404,6 +404,23 @@ mod tests {
     }
 
     #[test]
+    fn the_shipped_evolution_files_load() {
+        let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tournaments/evolve");
+        let mut files = 0;
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "toml") {
+                let shards = load(&path).unwrap_or_else(|e| panic!("{e:#}"));
+                assert!(!shards.is_empty());
+                files += 1;
+            }
+        }
+        assert!(files >= 4, "seed003, quick, beyond and blondie");
+        let seed003 = load(&folder.join("seed003.toml")).unwrap();
+        assert_eq!(seed003.len(), 6 + 2 * 6, "vanilla x 6, six variants x 2");
+    }
+
+    #[test]
     fn bad_files_name_the_problem() {
         let err = |text: &str| format!("{:#}", parse(text).unwrap_err());
         assert!(err("[evolve]\n").contains("no [[run]]"));

@@ -195,19 +195,24 @@ pub fn scores_against<G: EvolveGame>(
     let jobs: Vec<(usize, u64)> = (0..models.len())
         .flat_map(|p| (0..games).map(move |g| (p, g)))
         .collect();
+    // One opponent agent per worker's batch of games (each game starts it afresh).
     let results: Vec<anyhow::Result<f64>> = jobs
         .par_iter()
-        .map(|&(p, g)| {
-            let mut net = G::net_agent(models[p], config);
-            let mut other = agent_from_spec::<G>(opponent, &AgentOptions::default())
-                .map_err(|e| anyhow::anyhow!("opponent '{opponent}': {e}"))?;
-            let game_seed = stream_seed(seed, tag, generation, p as u64 * games + g);
-            Ok(if g < games / 2 {
-                black_score(&start, net.as_mut(), other.as_mut(), &settings, game_seed)
-            } else {
-                1.0 - black_score(&start, other.as_mut(), net.as_mut(), &settings, game_seed)
-            })
-        })
+        .map_init(
+            || agent_from_spec::<G>(opponent, &AgentOptions::default()),
+            |other, &(p, g)| {
+                let other = other
+                    .as_mut()
+                    .map_err(|e| anyhow::anyhow!("opponent '{opponent}': {e}"))?;
+                let mut net = G::net_agent(models[p], config);
+                let game_seed = stream_seed(seed, tag, generation, p as u64 * games + g);
+                Ok(if g < games / 2 {
+                    black_score(&start, net.as_mut(), other.as_mut(), &settings, game_seed)
+                } else {
+                    1.0 - black_score(&start, other.as_mut(), net.as_mut(), &settings, game_seed)
+                })
+            },
+        )
         .collect();
     let mut scores = vec![0.0; models.len()];
     for (&(p, _), result) in jobs.iter().zip(results) {

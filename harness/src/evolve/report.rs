@@ -18,6 +18,9 @@ use tmbot::game::Color;
 use tmbot::nn::{NetModel, Network};
 use tmbot::play::referee::{play_game, GameSettings};
 
+/// A chart line: its name and points.
+type Series = (String, Vec<(f64, f64)>);
+
 /// One line about a finished run.
 pub fn summary_line(s: &Summary) -> String {
     let ladder: Vec<String> = s
@@ -72,7 +75,7 @@ pub fn write(shards: &[Shard], out: &Path, cross: usize, json: bool) -> anyhow::
     let dir = out.join("report");
     std::fs::create_dir_all(&dir)?;
     let mut summaries = Vec::new();
-    let mut by_name: BTreeMap<String, Vec<(String, Vec<(f64, f64)>)>> = BTreeMap::new();
+    let mut by_name: BTreeMap<String, Vec<Series>> = BTreeMap::new();
     let mut curves = Vec::new();
     for shard in shards {
         let run_dir = run::shard_dir(out, shard);
@@ -258,7 +261,7 @@ fn cross_round_robin<G: EvolveGame>(
         let (mut total, mut games) = (0.0, 0u64);
         for (b, &(s, g)) in score[a].iter().enumerate() {
             if a == b {
-                table.push_str(",");
+                table.push(',');
             } else {
                 table.push_str(&format!(",{:.4}", s / g as f64));
                 total += s;

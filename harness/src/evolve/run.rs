@@ -365,15 +365,8 @@ pub fn evolve<G: EvolveGame>(
             population: population.clone(),
         }
         .save(dir)?;
-        write_atomically(
-            &identity_path,
-            &serde_json::to_string_pretty(&RunIdentity {
-                config: config.clone(),
-                seed,
-            })?,
-        )?;
     }
-    // The stored identity keeps the latest generation count.
+    // The identity of the run (on resume: with the latest generation count).
     write_atomically(
         &identity_path,
         &serde_json::to_string_pretty(&RunIdentity {
