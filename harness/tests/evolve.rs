@@ -293,3 +293,68 @@ fn bad_files_are_refused_before_anything_runs() {
     );
     assert!(!out.exists());
 }
+
+#[test]
+fn ctrl_c_writes_a_checkpoint_that_resumes_bit_for_bit() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("small.toml");
+    std::fs::write(&file, SMALL.replace("generations = 6", "generations = 400")).unwrap();
+    let file = file.to_str().unwrap();
+    let (stopped, straight) = (dir.path().join("stopped"), dir.path().join("straight"));
+    let mut child = Command::new(ARENA)
+        .args([
+            "evolve",
+            file,
+            "--out",
+            stopped.to_str().unwrap(),
+            "--shard",
+            "2/2",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Interrupt once a few generations are logged.
+    let log = stopped.join("exponential-s7/generations.csv");
+    while std::fs::read_to_string(&log).map_or(0, |t| t.lines().count()) < 4
+        && child.try_wait().unwrap().is_none()
+    {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let pid = child.id().to_string();
+    Command::new("kill").args(["-INT", &pid]).status().unwrap();
+    let status = child.wait().unwrap();
+    let checkpoint = read(&stopped.join("exponential-s7/checkpoint.json"));
+    if !status.success() {
+        // Stopped early: the checkpoint holds the last finished generation.
+        assert!(
+            !checkpoint.starts_with("{\"generation\":400"),
+            "stopped before the end"
+        );
+    }
+    ok(&[
+        "evolve",
+        file,
+        "--out",
+        stopped.to_str().unwrap(),
+        "--shard",
+        "2/2",
+        "--resume",
+    ]);
+    ok(&[
+        "evolve",
+        file,
+        "--out",
+        straight.to_str().unwrap(),
+        "--shard",
+        "2/2",
+    ]);
+    let (a, b) = (
+        stopped.join("exponential-s7"),
+        straight.join("exponential-s7"),
+    );
+    for name in ["checkpoint.json", "strength.csv", "final.csv", "best.ann"] {
+        assert_eq!(read(&a.join(name)), read(&b.join(name)), "{name}");
+    }
+    assert_eq!(log_without_times(&a), log_without_times(&b));
+}

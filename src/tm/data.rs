@@ -5,6 +5,7 @@
 //! the feature names.
 
 use crate::tm::literals::LiteralLayout;
+use std::io::{BufRead as _, BufReader, Write as _};
 use std::path::Path;
 
 /// A problem with a dataset file: which file, where, and why.
@@ -127,49 +128,63 @@ impl Dataset {
         self.labels.extend_from_slice(&other.labels);
     }
 
-    /// Reads a CSV file of 0/1 features with the label in the last column.
+    /// Reads a CSV file of 0/1 features with the label in the last column. The file is
+    /// read a line at a time and packed as it goes: memory follows the packed bits, not the
+    /// text.
     pub fn read_csv(path: &Path) -> Result<Dataset, DataError> {
-        let text = std::fs::read_to_string(path).map_err(|e| DataError {
-            path: path.display().to_string(),
+        let source = path.display().to_string();
+        let io_error = |e: std::io::Error| DataError {
+            path: source.clone(),
             location: "file".into(),
             message: e.to_string(),
-        })?;
-        Dataset::parse_csv(&text, &path.display().to_string())
+        };
+        let file = std::fs::File::open(path).map_err(io_error)?;
+        let reader = BufReader::with_capacity(1 << 16, file);
+        Dataset::parse_lines(reader.lines().map(|line| line.map_err(io_error)), &source)
     }
 
     /// Parses CSV text (see the module docs); `source` names it in errors.
     pub fn parse_csv(text: &str, source: &str) -> Result<Dataset, DataError> {
+        Dataset::parse_lines(text.lines().map(Ok), source)
+    }
+
+    /// Parses CSV lines one at a time (see the module docs); `source` names them in errors.
+    fn parse_lines<L: AsRef<str>>(
+        lines: impl Iterator<Item = Result<L, DataError>>,
+        source: &str,
+    ) -> Result<Dataset, DataError> {
         let err = |line: usize, message: String| DataError {
             path: source.to_string(),
             location: format!("line {line}"),
             message,
         };
-        let mut lines = text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-            .peekable();
         let mut names: Option<Vec<String>> = None;
-        if let Some((_, first)) = lines.peek() {
-            let head = first.split(',').next().unwrap_or("").trim();
-            if head.trim_start_matches('-').parse::<u64>().is_err() {
-                let fields: Vec<String> = first.split(',').map(|f| f.trim().to_string()).collect();
-                names = Some(fields[..fields.len().saturating_sub(1)].to_vec());
-                lines.next();
-            }
-        }
+        let mut first = true;
         let mut data: Option<Dataset> = None;
         let mut values = Vec::new();
-        for (index, line) in lines {
-            let n = index + 1;
-            values.clear();
-            let fields: Vec<&str> = line.split(',').map(str::trim).collect();
-            if fields.len() < 2 {
-                return Err(err(n, "expected feature columns and a label".into()));
+        for (index, line) in lines.enumerate() {
+            let line = line?;
+            let line = line.as_ref();
+            if line.trim().is_empty() {
+                continue;
             }
-            let (label_text, features) = fields.split_last().expect("two fields");
-            for (c, f) in features.iter().enumerate() {
-                values.push(match *f {
+            let n = index + 1;
+            if std::mem::take(&mut first) {
+                let head = line.split(',').next().unwrap_or("").trim();
+                if head.trim_start_matches('-').parse::<u64>().is_err() {
+                    let fields: Vec<String> =
+                        line.split(',').map(|f| f.trim().to_string()).collect();
+                    names = Some(fields[..fields.len().saturating_sub(1)].to_vec());
+                    continue;
+                }
+            }
+            let (features, label_text) = match line.rsplit_once(',') {
+                Some((features, label)) => (features, label.trim()),
+                None => return Err(err(n, "expected feature columns and a label".into())),
+            };
+            values.clear();
+            for (c, f) in features.split(',').enumerate() {
+                values.push(match f.trim() {
                     "0" => 0,
                     "1" => 1,
                     other => {
@@ -211,18 +226,22 @@ impl Dataset {
         })
     }
 
-    /// Writes the dataset as CSV (no header), through a temporary file then a rename.
+    /// Writes the dataset as CSV (no header), streamed to a temporary file then renamed.
     pub fn write_csv(&self, path: &Path) -> std::io::Result<()> {
-        let mut text = String::with_capacity(self.len() * (2 * self.features() + 4));
-        for i in 0..self.len() {
-            for f in 0..self.features() {
-                text.push(if self.value(i, f) { '1' } else { '0' });
-                text.push(',');
+        crate::tm::persist::write_atomically_with(path, |out| {
+            let mut line = String::with_capacity(2 * self.features() + 12);
+            for i in 0..self.len() {
+                line.clear();
+                for f in 0..self.features() {
+                    line.push(if self.value(i, f) { '1' } else { '0' });
+                    line.push(',');
+                }
+                line.push_str(&self.labels[i].to_string());
+                line.push('\n');
+                out.write_all(line.as_bytes())?;
             }
-            text.push_str(&self.labels[i].to_string());
-            text.push('\n');
-        }
-        crate::tm::persist::write_atomically(path, text.as_bytes())
+            Ok(())
+        })
     }
 }
 
@@ -239,6 +258,27 @@ mod tests {
         let b = Dataset::parse_csv("1,0,1\n0,1,0\n", "t").unwrap();
         assert_eq!(b.len(), 2);
         assert_eq!(b.row(1), a.row(1));
+    }
+
+    #[test]
+    fn files_are_read_line_by_line_like_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("d.csv");
+        let text = "a,b,c,y\n1,0,1,2\n\n0,1,1,0\r\n1,1,0,1\n";
+        std::fs::write(&path, text).unwrap();
+        let read = Dataset::read_csv(&path).unwrap();
+        assert_eq!(read, Dataset::parse_csv(text, "t").unwrap());
+        assert_eq!(read.len(), 3);
+        assert_eq!(read.labels(), [2, 0, 1]);
+        std::fs::write(&path, "1,0,1\n\n1,x,0\n").unwrap();
+        let e = Dataset::read_csv(&path).unwrap_err();
+        assert!(
+            e.to_string()
+                .ends_with("line 3: column 2: expected 0 or 1, got 'x'"),
+            "{e}"
+        );
+        let e = Dataset::read_csv(&dir.path().join("missing.csv")).unwrap_err();
+        assert!(e.to_string().contains("missing.csv: file"), "{e}");
     }
 
     #[test]

@@ -215,10 +215,25 @@ fn checksum(bytes: &[u8]) -> u64 {
 /// Writes `bytes` to `path` through a temporary file in the same folder and a rename, so a
 /// reader never sees a half-written file.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomically_with(path, |out| std::io::Write::write_all(out, bytes))
+}
+
+/// Writes to `path` through `write`, which streams into a buffered temporary file in the
+/// same folder; the file is renamed into place only when `write` and the flush succeed.
+pub fn write_atomically_with(
+    path: &Path,
+    write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = std::path::PathBuf::from(tmp);
-    std::fs::write(&tmp, bytes)?;
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+    let written = write(&mut out).and_then(|()| std::io::Write::flush(&mut out));
+    drop(out);
+    if let Err(err) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(err);
+    }
     std::fs::rename(&tmp, path)
 }
 
