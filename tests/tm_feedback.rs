@@ -455,6 +455,27 @@ fn the_model_does_not_depend_on_the_thread_count() {
 }
 
 #[test]
+fn three_classes_give_the_same_model_on_two_three_and_four_threads() {
+    // 2 and 3 threads take whole classes (two classes on one thread with 2); 4 threads share
+    // each class's blocks in lockstep.
+    let data = random_dataset(&mut seeded(10), 70, 3, 300);
+    let params = three_block_params(11);
+    let new = || MultiClassTm::new(params.clone(), 70, 3).unwrap();
+    let one = two_epochs(1, &data, new(), MultiClassTm::fit_epoch);
+    for threads in [2, 3, 4] {
+        let other = two_epochs(threads, &data, new(), MultiClassTm::fit_epoch);
+        for c in 0..3 {
+            for j in (0..params.clauses).step_by(5) {
+                assert_eq!(one.clause_literals(c, j), other.clause_literals(c, j));
+                for l in (0..140).step_by(9) {
+                    assert_eq!(one.state(c, j, l), other.state(c, j, l), "{threads}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn the_coalesced_model_does_not_depend_on_the_thread_count() {
     let data = random_dataset(&mut seeded(6), 60, 3, 300);
     let params = three_block_params(7);

@@ -5,9 +5,10 @@
 //! every block owns its random streams (`rng::substream_pair(seed, block id)`: one to select
 //! clauses for feedback, a wide one for the 1/s subsets), used only for that block's clauses
 //! in clause order. The sample order, negative classes and drops come from
-//! the machine's main stream. Worker threads share out the blocks ([`lockstep`]), but no
-//! block reads another block's stream and class sums are integer sums, so a seed gives the
-//! same model whatever the number of threads.
+//! the machine's main stream. Worker threads take whole classes (or, when there are more
+//! threads than classes, share out each class's blocks in [`lockstep`]), but no block reads
+//! another block's stream and class sums are integer sums, so a seed gives the same model
+//! whatever the number of threads.
 
 use crate::rng::{self, Rng, WideRng};
 use crate::tm::bank::{Applied, ClauseBank, FeedbackScratch, TypeI};
@@ -296,14 +297,23 @@ impl MultiClassTm {
     }
 
     /// Learns `samples` (row, label, negative class) in order, the features of a row coming
-    /// from `rows`. The blocks are shared out among `workers` threads that go through the
-    /// samples in lockstep ([`lockstep`]); the result is the same for any number.
+    /// from `rows`, on up to `workers` threads; the result is the same for any number.
+    ///
+    /// A sample changes only its label's and its negative class's clauses, from those
+    /// classes' own sums, so classes learn independently of one another. With at least as
+    /// many classes as workers, each worker takes whole classes through the whole epoch and
+    /// the workers never meet ([`Self::train_by_class`]): a thread slowed by other programs
+    /// delays only its own classes. With more workers than classes, each class's blocks are
+    /// shared out and the workers meet once per sample ([`lockstep`]).
     fn train<'d>(
         &mut self,
         rows: impl Fn(usize) -> &'d [u64] + Sync,
         samples: &[(usize, usize, usize)],
         workers: usize,
     ) {
+        if workers > 1 && workers <= self.blocks.len() {
+            return self.train_by_class(rows, samples, workers);
+        }
         let (t, layout) = (self.params.threshold, self.layout);
         let workers = workers.clamp(1, self.blocks[0].len());
         // shares[worker][class]: the worker's blocks of that class.
@@ -343,6 +353,60 @@ impl MultiClassTm {
                         block.feedback(update, &context);
                     }
                 }
+            }
+        });
+    }
+
+    /// [`Self::train`] with whole classes dealt to `workers` threads (class i to worker
+    /// i mod `workers`): each goes through every sample that concerns its classes, without
+    /// waiting for the others.
+    fn train_by_class<'d>(
+        &mut self,
+        rows: impl Fn(usize) -> &'d [u64] + Sync,
+        samples: &[(usize, usize, usize)],
+        workers: usize,
+    ) {
+        let (t, layout) = (self.params.threshold, self.layout);
+        let (params, sampler) = (&self.params, &self.sampler);
+        let keep = self.literal_keep.as_deref();
+        let shares = lockstep::deal(self.blocks.iter_mut().enumerate(), workers);
+        let learn = |share: Vec<(usize, &mut Vec<Block>)>| {
+            let mut literals = vec![0u64; layout.words()];
+            for (class, blocks) in share {
+                for &(row, label, negative) in samples {
+                    if class != label && class != negative {
+                        continue;
+                    }
+                    layout.fill_literals(rows(row), &mut literals);
+                    let sum: i64 = blocks
+                        .iter_mut()
+                        .map(|b| b.vote_learning(&literals, keep))
+                        .sum();
+                    let update = Update {
+                        target: class == label,
+                        sum: sum.clamp(-(t as i64), t as i64) as i32,
+                    };
+                    let context = Feedback {
+                        params,
+                        sampler,
+                        literals: &literals,
+                        keep,
+                    };
+                    for block in blocks.iter_mut() {
+                        block.feedback(update, &context);
+                    }
+                }
+            }
+        };
+        std::thread::scope(|scope| {
+            let mut shares = shares.into_iter();
+            let first = shares.next();
+            let learn = &learn;
+            for share in shares {
+                scope.spawn(move || learn(share));
+            }
+            if let Some(share) = first {
+                learn(share);
             }
         });
     }
