@@ -231,7 +231,7 @@ impl<G: TmEncoding> Evaluator<G> for TmEvaluator<G> {
 
     fn evaluate(&self, positions: &[G]) -> Vec<Value> {
         let features = self.features;
-        let mut data = Dataset::new(features);
+        let mut data = Dataset::unnamed(features);
         let mut encodable = Vec::with_capacity(positions.len());
         for position in positions {
             match position.encode(features) {

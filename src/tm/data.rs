@@ -26,7 +26,7 @@ pub struct Dataset {
     layout: LiteralLayout,
     rows: Vec<u64>,
     labels: Vec<u32>,
-    /// One name per feature.
+    /// One name per feature (empty for [`Dataset::unnamed`] batches).
     pub feature_names: Vec<String>,
 }
 
@@ -34,6 +34,18 @@ impl Dataset {
     /// An empty dataset of `features` features with default names `x0`, `x1`, ...
     pub fn new(features: usize) -> Dataset {
         Dataset::with_names((0..features).map(|i| format!("x{i}")).collect())
+    }
+
+    /// An empty dataset of `features` features without names (`feature_names` stays empty):
+    /// the batches evaluators build at every search node, which must not allocate a name
+    /// per feature.
+    pub fn unnamed(features: usize) -> Dataset {
+        Dataset {
+            layout: LiteralLayout::new(features),
+            rows: Vec::new(),
+            labels: Vec::new(),
+            feature_names: Vec::new(),
+        }
     }
 
     /// An empty dataset whose features are named `names`.
