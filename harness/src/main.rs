@@ -3,6 +3,7 @@
 mod baseline;
 mod bench;
 mod cv;
+mod dataset;
 mod evolve;
 mod explain;
 mod export;
@@ -11,6 +12,7 @@ mod perft;
 mod plot;
 mod plural;
 mod replay;
+mod selfplay;
 mod showcase;
 mod sprt;
 mod stats;
@@ -53,6 +55,10 @@ enum Command {
     Merge(tournament::MergeArgs),
     /// A player against random (seed 003's protocol) or placed on a ladder of built-in players.
     Baseline(baseline::Args),
+    /// Play a tournament file and write every position of its games (positions.csv).
+    Selfplay(selfplay::Args),
+    /// Turn positions.csv files into the seeds' training files (end, N plies before, all).
+    Dataset(dataset::Args),
     /// Evolve neural players on a hexagonal torus (seed 003), then evaluate and compare them.
     Evolve(evolve::Args),
     /// Sequential probability ratio test of a result (fastchess/fishtest GSPRT).
@@ -81,6 +87,8 @@ fn main() {
         Command::Showcase(args) => showcase::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Evolve(args) => evolve::run(args),
+        Command::Selfplay(args) => selfplay::run(args),
+        Command::Dataset(args) => dataset::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Train(args) => train::run(args),
         Command::Cv(args) => cv::run(args),

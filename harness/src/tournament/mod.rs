@@ -24,7 +24,7 @@ use tmbot::stop::StopFlag;
 /// Name of the copy of the tournament file kept in the output folder.
 const CONFIG_COPY: &str = "tournament.toml";
 /// Name of the results journal.
-const JOURNAL: &str = "journal.jsonl";
+pub const JOURNAL: &str = "journal.jsonl";
 /// Name of the journal of void games.
 const VOID_JOURNAL: &str = "void.jsonl";
 

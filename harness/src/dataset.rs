@@ -1,0 +1,272 @@
+//! `arena dataset POSITIONS.csv...`: from the positions of played games (`arena selfplay`'s
+//! positions.csv) to the seeds' training files, which `arena train`/`arena cv` read with
+//! their encoders:
+//! - Hex: seed 000's format, one column per cell `cell_R_C` in {-1, 0, 1} (-1 Black/red,
+//!   who joins top and bottom; 1 White/blue), then `winner` (-1 or 1): read it with
+//!   `--encoder hex-connection`;
+//! - checkers: seed 001's format, the 128 plane columns `BM_1` .. `WK_32`, then the label
+//!   from Black's view (0 loss, 1 win, 2 draw): `--encoder checkers-planes`.
+//!
+//! `--select` picks the positions: `end` (the final position of each game), `before:N`
+//! (N plies before the end: seed 000's 2 and 5), or `all`; `--dedupe` keeps the first of
+//! identical rows; `--folds K` deals whole games into K files (no game on both sides of a
+//! split), shuffled by `--seed`.
+
+use crate::selfplay::HEADER;
+use anyhow::{bail, Context};
+use std::collections::{BTreeMap, HashSet};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use tmbot::features::checkers_planes;
+use tmbot::game::checkers::Checkers;
+use tmbot::game::hex::Hex;
+use tmbot::game::{Color, Game};
+
+/// Arguments of `arena dataset`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// positions.csv files written by `arena selfplay`.
+    #[arg(required = true)]
+    positions: Vec<PathBuf>,
+    /// The game of the positions.
+    #[arg(long, value_enum)]
+    game: crate::matches::GameKind,
+    /// Which positions: end, before:N (N plies before the end) or all.
+    #[arg(long, default_value = "end")]
+    select: String,
+    /// Keep only the first of identical rows (features and label).
+    #[arg(long)]
+    dedupe: bool,
+    /// Deal whole games into this many fold files (OUT/fold0.csv ...).
+    #[arg(long)]
+    folds: Option<usize>,
+    /// Seed of the deal into folds.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The output file, or folder with --folds.
+    #[arg(long, short)]
+    out: PathBuf,
+}
+
+/// Which positions to keep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Selection {
+    All,
+    BeforeEnd(usize),
+}
+
+fn parse_selection(text: &str) -> anyhow::Result<Selection> {
+    match text {
+        "all" => Ok(Selection::All),
+        "end" => Ok(Selection::BeforeEnd(0)),
+        _ => match text.strip_prefix("before:").map(str::parse::<usize>) {
+            Some(Ok(n)) => Ok(Selection::BeforeEnd(n)),
+            _ => bail!("--select '{text}': expected end, before:N or all"),
+        },
+    }
+}
+
+/// One selected position: its game and its row of the seed's format.
+struct Row {
+    game: (String, u64),
+    line: String,
+}
+
+/// The seed format's row of a position of `game` whose Black scored `black`.
+trait SeedFormat: Game {
+    fn header(&self) -> String;
+    fn row(&self, black: f64) -> Result<String, String>;
+}
+
+impl SeedFormat for Hex {
+    fn header(&self) -> String {
+        let mut cols: Vec<String> = (0..self.height())
+            .flat_map(|r| (0..self.width()).map(move |c| format!("cell_{r}_{c}")))
+            .collect();
+        cols.push("winner".into());
+        cols.join(",")
+    }
+
+    fn row(&self, black: f64) -> Result<String, String> {
+        let winner = if black == 1.0 {
+            "-1"
+        } else if black == 0.0 {
+            "1"
+        } else {
+            return Err("a Hex game has a winner; this one is drawn".into());
+        };
+        let mut fields: Vec<&str> = (0..self.cell_count())
+            .map(|c| match self.stone(c) {
+                Some(Color::Black) => "-1",
+                Some(Color::White) => "1",
+                None => "0",
+            })
+            .collect();
+        fields.push(winner);
+        Ok(fields.join(","))
+    }
+}
+
+impl SeedFormat for Checkers {
+    fn header(&self) -> String {
+        let mut cols = checkers_planes::feature_names();
+        cols.push("label".into());
+        cols.join(",")
+    }
+
+    fn row(&self, black: f64) -> Result<String, String> {
+        let planes = self.position().planes();
+        let mut line = String::with_capacity(2 * checkers_planes::FEATURES + 2);
+        for plane in planes {
+            for square in 0..32 {
+                line.push(if (plane >> square) & 1 == 1 { '1' } else { '0' });
+                line.push(',');
+            }
+        }
+        line.push(if black == 1.0 {
+            '1'
+        } else if black == 0.0 {
+            '0'
+        } else {
+            '2'
+        });
+        Ok(line)
+    }
+}
+
+/// Splits a positions line into its fields (the position is the one quoted field).
+fn fields(line: &str) -> Option<Vec<&str>> {
+    let (head, rest) = line.split_once(",\"")?;
+    let (position, tail) = rest.split_once("\",")?;
+    let mut out: Vec<&str> = head.split(',').collect();
+    out.push(position);
+    out.extend(tail.split(','));
+    (out.len() == 10).then_some(out)
+}
+
+/// Reads the selected rows of `path`, and the header of its positions.
+fn read_rows<G: SeedFormat>(
+    path: &Path,
+    selection: Selection,
+    rows: &mut Vec<Row>,
+    header: &mut Option<String>,
+) -> anyhow::Result<()> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut lines = text.lines().enumerate();
+    match lines.next() {
+        Some((_, first)) if first.trim() == HEADER => {}
+        _ => bail!(
+            "{}: not a positions file (expected the header '{HEADER}')",
+            path.display()
+        ),
+    }
+    for (n, line) in lines {
+        let at = || format!("{} line {}", path.display(), n + 1);
+        let f = fields(line).with_context(|| format!("{}: expected 10 fields", at()))?;
+        let to_end: usize = f[3]
+            .parse()
+            .with_context(|| format!("{}: plies_to_end", at()))?;
+        if selection != Selection::All && selection != Selection::BeforeEnd(to_end) {
+            continue;
+        }
+        let game = G::from_position_text(f[5]).map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
+        let black: f64 = f[7]
+            .parse()
+            .with_context(|| format!("{}: outcome_black", at()))?;
+        header.get_or_insert_with(|| game.header());
+        let line = game
+            .row(black)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
+        rows.push(Row {
+            game: (
+                f[0].to_string(),
+                f[1].parse().with_context(|| format!("{}: game", at()))?,
+            ),
+            line,
+        });
+    }
+    Ok(())
+}
+
+fn write_file(path: &Path, header: &str, rows: &[&Row]) -> anyhow::Result<()> {
+    tmbot::tm::persist::write_atomically_with(path, |w| {
+        writeln!(w, "{header}")?;
+        for row in rows {
+            writeln!(w, "{}", row.line)?;
+        }
+        Ok(())
+    })
+    .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Runs `arena dataset`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let selection = parse_selection(&args.select)?;
+    let mut rows = Vec::new();
+    let mut header = None;
+    for path in &args.positions {
+        match args.game {
+            crate::matches::GameKind::Hex => {
+                read_rows::<Hex>(path, selection, &mut rows, &mut header)?
+            }
+            crate::matches::GameKind::Checkers => {
+                read_rows::<Checkers>(path, selection, &mut rows, &mut header)?
+            }
+        }
+    }
+    let header = header.with_context(|| format!("no position matches --select {}", args.select))?;
+    if args.dedupe {
+        let mut seen = HashSet::new();
+        rows.retain(|r| seen.insert(r.line.clone()));
+    }
+    let games: BTreeMap<&(String, u64), usize> = rows
+        .iter()
+        .map(|r| &r.game)
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .enumerate()
+        .map(|(i, g)| (g, i))
+        .collect();
+    match args.folds {
+        None => {
+            let all: Vec<&Row> = rows.iter().collect();
+            write_file(&args.out, &header, &all)?;
+            println!(
+                "{} rows from {} games written to {}",
+                rows.len(),
+                games.len(),
+                args.out.display()
+            );
+        }
+        Some(k) => {
+            if k < 2 || k > games.len() {
+                bail!(
+                    "--folds {k}: need 2 to {} (the number of games)",
+                    games.len()
+                );
+            }
+            let order = crate::train::shuffled(games.len(), args.seed);
+            let mut fold_of = vec![0; games.len()];
+            for (position, &game) in order.iter().enumerate() {
+                fold_of[game] = position % k;
+            }
+            std::fs::create_dir_all(&args.out)
+                .with_context(|| format!("cannot create {}", args.out.display()))?;
+            for fold in 0..k {
+                let part: Vec<&Row> = rows
+                    .iter()
+                    .filter(|r| fold_of[games[&r.game]] == fold)
+                    .collect();
+                let path = args.out.join(format!("fold{fold}.csv"));
+                write_file(&path, &header, &part)?;
+                println!(
+                    "fold {fold}: {} rows written to {}",
+                    part.len(),
+                    path.display()
+                );
+            }
+        }
+    }
+    Ok(())
+}

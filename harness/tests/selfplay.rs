@@ -1,0 +1,217 @@
+//! `arena selfplay` and `arena dataset` end to end: every position of every game, replayed
+//! from the journal's records; the seeds' formats read back by the training encoders;
+//! folds that never split a game.
+
+use std::path::Path;
+use std::process::{Command, Output};
+use tmbot::features::{read_dataset, Encoder};
+use tmbot::game::hex::Hex;
+use tmbot::game::{Color, Game};
+
+const ARENA: &str = env!("CARGO_BIN_EXE_arena");
+
+fn arena(args: &[&str]) -> Output {
+    Command::new(ARENA).args(args).output().expect("arena runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = arena(args);
+    assert!(
+        out.status.success(),
+        "arena {args:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn selfplay(dir: &Path, toml: &str) -> String {
+    let file = dir.join("t.toml");
+    std::fs::write(&file, toml).unwrap();
+    let out = dir.join("out");
+    ok(&[
+        "selfplay",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    std::fs::read_to_string(out.join("positions.csv")).unwrap()
+}
+
+const HEX: &str = r#"
+seed = 3
+[[event]]
+name = "h"
+game = "hex"
+size = 5
+games = 12
+players = [{ name = "a", spec = "random" }, { name = "b", spec = "mcts:playouts=50" }]
+"#;
+
+#[test]
+fn positions_cover_every_ply_of_every_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = selfplay(dir.path(), HEX);
+    let rows: Vec<Vec<String>> = text
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let (head, rest) = l.split_once(",\"").unwrap();
+            let (position, tail) = rest.split_once("\",").unwrap();
+            head.split(',')
+                .chain([position])
+                .chain(tail.split(','))
+                .map(str::to_string)
+                .collect()
+        })
+        .collect();
+    let games: std::collections::BTreeSet<&str> = rows.iter().map(|r| r[1].as_str()).collect();
+    assert_eq!(games.len(), 12);
+    let mut visits_seen = false;
+    for game in games {
+        let mine: Vec<&Vec<String>> = rows.iter().filter(|r| r[1] == game).collect();
+        let total = mine.len() - 1;
+        for (ply, row) in mine.iter().enumerate() {
+            assert_eq!(row[2], ply.to_string());
+            assert_eq!(row[3], (total - ply).to_string());
+            let position = Hex::from_position_text(&row[5]).unwrap();
+            let side = if row[4] == "b" {
+                Color::Black
+            } else {
+                Color::White
+            };
+            assert_eq!(position.side_to_move(), side);
+            // The outcome from the side to move is the complement of Black's for White.
+            let (stm, black): (f64, f64) = (row[6].parse().unwrap(), row[7].parse().unwrap());
+            assert_eq!(
+                stm,
+                if side == Color::Black {
+                    black
+                } else {
+                    1.0 - black
+                }
+            );
+            visits_seen |= !row[9].is_empty();
+            if ply == total {
+                // The last position is the completed board: the side that just moved won.
+                let outcome = position.outcome().expect("the game is over");
+                assert_eq!(outcome.winner, Some(side.opponent()));
+                assert_eq!(stm, 0.0);
+                assert!(row[8].is_empty() && row[9].is_empty());
+            } else {
+                assert!(position.outcome().is_none());
+            }
+        }
+    }
+    assert!(visits_seen, "the MCTS player reports its visits");
+}
+
+#[test]
+fn datasets_are_the_seeds_formats_and_folds_keep_games_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    selfplay(dir.path(), HEX);
+    let positions = dir.path().join("out/positions.csv");
+    let positions = positions.to_str().unwrap();
+    let end = dir.path().join("end.csv");
+    let printed = ok(&[
+        "dataset",
+        positions,
+        "--game",
+        "hex",
+        "--select",
+        "end",
+        "-o",
+        end.to_str().unwrap(),
+    ]);
+    assert!(printed.starts_with("12 rows from 12 games"), "{printed}");
+    // Read back by the training encoder: 25 cells give 25 x 26 connection features.
+    let data = read_dataset(&end, Encoder::HexConnection).unwrap();
+    assert_eq!((data.len(), data.features()), (12, 650));
+    // Two plies before the end, in 3 folds: each game in exactly one fold.
+    let folds = dir.path().join("folds");
+    ok(&[
+        "dataset",
+        positions,
+        "--game",
+        "hex",
+        "--select",
+        "before:2",
+        "--folds",
+        "3",
+        "--seed",
+        "5",
+        "-o",
+        folds.to_str().unwrap(),
+    ]);
+    let sizes: Vec<usize> = (0..3)
+        .map(|k| {
+            read_dataset(&folds.join(format!("fold{k}.csv")), Encoder::HexConnection)
+                .unwrap()
+                .len()
+        })
+        .collect();
+    assert_eq!(sizes, [4, 4, 4]);
+    // All positions, deduplicated: the empty start board appears once.
+    let all = dir.path().join("all.csv");
+    ok(&[
+        "dataset",
+        positions,
+        "--game",
+        "hex",
+        "--select",
+        "all",
+        "--dedupe",
+        "-o",
+        all.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&all).unwrap();
+    let empty_rows = text
+        .lines()
+        .filter(|l| l.split(',').take(25).all(|c| c == "0"))
+        .count();
+    assert!(
+        empty_rows <= 2,
+        "one empty board per winner at most: {empty_rows}"
+    );
+    let out = arena(&[
+        "dataset", positions, "--game", "hex", "--select", "middle", "-o", "x.csv",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("before:N"));
+}
+
+#[test]
+fn checkers_positions_become_seed_001_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    selfplay(
+        dir.path(),
+        r#"
+seed = 1
+[[event]]
+name = "c"
+game = "checkers"
+games = 4
+max_plies = 40
+players = [{ name = "a", spec = "random" }, { name = "b", spec = "greedy" }]
+"#,
+    );
+    let positions = dir.path().join("out/positions.csv");
+    let out = dir.path().join("c.csv");
+    ok(&[
+        "dataset",
+        positions.to_str().unwrap(),
+        "--game",
+        "checkers",
+        "--select",
+        "all",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let data = read_dataset(&out, Encoder::CheckersPlanes).unwrap();
+    assert_eq!(data.features(), 128);
+    assert!(data.labels().iter().all(|&l| l <= 2));
+    // The start position: twelve black men on squares 1-12, twelve white men on 21-32.
+    assert!((0..12).all(|s| data.value(0, s)) && (12..32).all(|s| !data.value(0, s)));
+    assert!((64 + 20..64 + 32).all(|s| data.value(0, s)));
+    assert_eq!(data.feature_names[0], "BM_1");
+}
