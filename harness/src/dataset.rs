@@ -1,6 +1,7 @@
-//! `arena dataset POSITIONS.csv...`: from the positions of played games (`arena selfplay`'s
-//! positions.csv) to the seeds' training files, which `arena train`/`arena cv` read with
-//! their encoders:
+//! `arena dataset POSITIONS.csv... | ARCHIVE.pdn...`: from the positions of played games
+//! (`arena selfplay`'s positions.csv, or the games of PDN archives, each replayed; games
+//! without a result or that do not replay are counted and left out) to the seeds' training
+//! files, which `arena train`/`arena cv` read with their encoders:
 //! - Hex: seed 000's format, one column per cell `cell_R_C` in {-1, 0, 1} (-1 Black/red,
 //!   who joins top and bottom; 1 White/blue), then `winner` (-1 or 1): read it with
 //!   `--encoder hex-connection`;
@@ -18,14 +19,15 @@ use std::collections::{BTreeMap, HashSet};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use tmbot::features::checkers_planes;
-use tmbot::game::checkers::Checkers;
+use tmbot::game::checkers::record::{parse_pdn, PdnResult};
+use tmbot::game::checkers::{Checkers, DrawRules};
 use tmbot::game::hex::Hex;
 use tmbot::game::{Color, Game};
 
 /// Arguments of `arena dataset`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// positions.csv files written by `arena selfplay`.
+    /// positions.csv files written by `arena selfplay`, or checkers PDN archives (.pdn).
     #[arg(required = true)]
     positions: Vec<PathBuf>,
     /// The game of the positions.
@@ -189,6 +191,62 @@ fn read_rows<G: SeedFormat>(
     Ok(())
 }
 
+/// Reads the selected positions of every finished game of the PDN archive at `path`;
+/// returns the number of games left out (no result, or a move that does not replay).
+fn read_pdn(
+    path: &Path,
+    selection: Selection,
+    rows: &mut Vec<Row>,
+    header: &mut Option<String>,
+) -> anyhow::Result<usize> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let name = path.display().to_string();
+    let mut skipped = 0;
+    for (index, parsed) in parse_pdn(&text).into_iter().enumerate() {
+        let Ok(pdn) = parsed else {
+            skipped += 1;
+            continue;
+        };
+        let black = match pdn.result {
+            PdnResult::BlackWins => 1.0,
+            PdnResult::WhiteWins => 0.0,
+            PdnResult::Draw => 0.5,
+            PdnResult::Unknown => {
+                skipped += 1;
+                continue;
+            }
+        };
+        let Ok(start) = pdn.start_position() else {
+            skipped += 1;
+            continue;
+        };
+        let mut game = Checkers::from_position(start).with_rules(DrawRules::NONE);
+        let mut selected = Vec::new();
+        let total = pdn.moves.len();
+        let mut legal = true;
+        for ply in 0..=total {
+            if selection == Selection::All || selection == Selection::BeforeEnd(total - ply) {
+                header.get_or_insert_with(|| game.header());
+                selected.push(game.row(black).map_err(anyhow::Error::msg)?);
+            }
+            if ply < total && game.try_play(&pdn.moves[ply]).is_err() {
+                legal = false;
+                break;
+            }
+        }
+        if !legal {
+            skipped += 1;
+            continue;
+        }
+        rows.extend(selected.into_iter().map(|line| Row {
+            game: (name.clone(), index as u64),
+            line,
+        }));
+    }
+    Ok(skipped)
+}
+
 fn write_file(path: &Path, header: &str, rows: &[&Row]) -> anyhow::Result<()> {
     tmbot::tm::persist::write_atomically_with(path, |w| {
         writeln!(w, "{header}")?;
@@ -206,6 +264,25 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut rows = Vec::new();
     let mut header = None;
     for path in &args.positions {
+        if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("pdn"))
+        {
+            if !matches!(args.game, crate::matches::GameKind::Checkers) {
+                bail!(
+                    "{}: PDN archives hold checkers games (use --game checkers)",
+                    path.display()
+                );
+            }
+            let skipped = read_pdn(path, selection, &mut rows, &mut header)?;
+            if skipped > 0 {
+                eprintln!(
+                    "{}: {skipped} games left out (no result, or a move that does not replay)",
+                    path.display()
+                );
+            }
+            continue;
+        }
         match args.game {
             crate::matches::GameKind::Hex => {
                 read_rows::<Hex>(path, selection, &mut rows, &mut header)?

@@ -215,3 +215,47 @@ players = [{ name = "a", spec = "random" }, { name = "b", spec = "greedy" }]
     assert!((64 + 20..64 + 32).all(|s| data.value(0, s)));
     assert_eq!(data.feature_names[0], "BM_1");
 }
+
+const TINSLEY: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../shared/data/checkers/tinsley.pdn"
+);
+
+#[test]
+fn a_real_pdn_archive_becomes_final_positions() {
+    if !Path::new(TINSLEY).exists() {
+        eprintln!("skipping: {TINSLEY} is absent");
+        assert!(
+            std::env::var_os("TMBOT_REQUIRE_SHARED_DATA").is_none(),
+            "{TINSLEY} is absent but TMBOT_REQUIRE_SHARED_DATA is set"
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let end = dir.path().join("end.csv");
+    let out = arena(&[
+        "dataset",
+        TINSLEY,
+        "--game",
+        "checkers",
+        "--select",
+        "end",
+        "-o",
+        end.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // 724 games, one of which (game 541) has an illegal move: `arena replay` finds the same.
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("723 rows from 723 games"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1 games left out"));
+    let data = read_dataset(&end, Encoder::CheckersPlanes).unwrap();
+    assert_eq!(data.len(), 723);
+    // Masters' games: most end drawn (label 2), and both colours win some.
+    let count = |l: u32| data.labels().iter().filter(|&&x| x == l).count();
+    assert!(count(2) > count(0) && count(2) > count(1) && count(0) > 0 && count(1) > 0);
+    let err = arena(&["dataset", TINSLEY, "--game", "hex", "-o", "x.csv"]);
+    assert!(String::from_utf8_lossy(&err.stderr).contains("--game checkers"));
+}
