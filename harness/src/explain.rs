@@ -43,7 +43,7 @@ pub struct Args {
 /// A feature's name as shown: Hex connection features (`B_x_y`, `CR_x0_y0_x1_y1`) with cell
 /// names (`B_a1`, `CR_c3_e7`); every other name as it is.
 fn shown_name(encoder: &str, name: &str) -> String {
-    if encoder != Encoder::HexConnection.name() {
+    if encoder != Encoder::HexConnection.name() && encoder != Encoder::HexConnectionEdges.name() {
         return name.to_string();
     }
     let mut parts = name.split('_');
@@ -63,7 +63,9 @@ fn shown_name(encoder: &str, name: &str) -> String {
 /// White is class 1; checkers: the outcome for Black, 0 loss, 1 win, 2 draw).
 fn class_name(encoder: &str, classes: usize, class: usize) -> String {
     let names: &[&str] = match (Encoder::parse(encoder), classes) {
-        (Ok(Encoder::HexConnection), 2) => &["Black wins", "White wins"],
+        (Ok(Encoder::HexConnection | Encoder::HexConnectionEdges), 2) => {
+            &["Black wins", "White wins"]
+        }
         (Ok(Encoder::CheckersPlanes), 2) => &["loss for Black", "win for Black"],
         (Ok(Encoder::CheckersPlanes), 3) => &["loss for Black", "win for Black", "draw"],
         _ => &[],

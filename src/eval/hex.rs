@@ -206,7 +206,7 @@ impl EvalGame for Hex {
         );
         registry.register(
             "tm",
-            "tm:PATH - a Tsetlin Machine saved by arena train (hex-connection encoder)",
+            "tm:PATH - a Tsetlin Machine saved by arena train (hex-connection[-edges] encoder)",
             super::tm::build::<Hex>,
         );
         registry.register(

@@ -23,8 +23,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How a game's positions become a TM's input, and what its classes are worth.
 pub trait TmEncoding: Game {
-    /// The encoder name a model for this game must carry.
-    const ENCODER: &'static str;
+    /// The encoder names a model for this game may carry.
+    const ENCODERS: &'static [&'static str];
 
     /// Each class's value for Black, given the model's class count.
     fn class_values(classes: usize) -> Result<Vec<f64>, String>;
@@ -39,7 +39,7 @@ pub trait TmEncoding: Game {
 }
 
 impl TmEncoding for Checkers {
-    const ENCODER: &'static str = "checkers-planes";
+    const ENCODERS: &'static [&'static str] = &["checkers-planes"];
 
     fn class_values(classes: usize) -> Result<Vec<f64>, String> {
         match classes {
@@ -78,7 +78,7 @@ impl TmEncoding for Checkers {
 }
 
 impl TmEncoding for Hex {
-    const ENCODER: &'static str = "hex-connection";
+    const ENCODERS: &'static [&'static str] = &["hex-connection", "hex-connection-edges"];
 
     fn class_values(classes: usize) -> Result<Vec<f64>, String> {
         match classes {
@@ -90,7 +90,12 @@ impl TmEncoding for Hex {
     }
 
     fn encode(&self, features: usize) -> Result<Vec<u8>, String> {
-        let encoder = HexConnection::new(self.width(), self.height());
+        // The feature count tells the plain connection features from those with edges.
+        let (w, h) = (self.width(), self.height());
+        let encoder = [HexConnection::new(w, h), HexConnection::with_edges(w, h)]
+            .into_iter()
+            .find(|e| e.feature_count() == features)
+            .unwrap_or_else(|| HexConnection::new(w, h));
         if encoder.feature_count() != features {
             return Err(format!(
                 "the model evaluates {} boards, this game is {}x{} ({features} features, \
@@ -106,13 +111,17 @@ impl TmEncoding for Hex {
     }
 
     fn check_features(features: usize) -> Result<(), String> {
-        // N cells give N(N+1) connection features.
-        let cells = ((4.0 * features as f64 + 1.0).sqrt() as usize).saturating_sub(1) / 2;
-        if features > 0 && cells * (cells + 1) == features {
+        // N cells give N(N+1) connection features, and two more with the edge symbols.
+        let is_connection = |f: usize| {
+            let cells = ((4.0 * f as f64 + 1.0).sqrt() as usize).saturating_sub(1) / 2;
+            f > 0 && cells * (cells + 1) == f
+        };
+        if is_connection(features) || (features > 2 && is_connection(features - 2)) {
             Ok(())
         } else {
             Err(format!(
-                "{features} features is not N(N+1) for N cells, as the hex-connection features of a board are"
+                "{features} features is neither N(N+1) nor N(N+1)+2 for N cells, as the \
+                 hex-connection features of a board are"
             ))
         }
     }
@@ -180,11 +189,15 @@ impl<G: TmEncoding> TmEvaluator<G> {
             });
         }
         let saved = SavedModel::from_bytes(&bytes, path).map_err(|e| e.to_string())?;
-        if saved.encoder != G::ENCODER {
+        if !G::ENCODERS.contains(&saved.encoder.as_str()) {
             return Err(format!(
-                "{path}: the model uses the '{}' encoder, this game needs '{}'",
+                "{path}: the model uses the '{}' encoder, this game needs {}",
                 saved.encoder,
-                G::ENCODER
+                G::ENCODERS
+                    .iter()
+                    .map(|e| format!("'{e}'"))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
             ));
         }
         let class_values =

@@ -5,6 +5,10 @@
 //! row-major order, true when both cells hold that colour's stones in one connected group
 //! (N(N-1)/2 each): N(N+1) features in all, 2450 on 7x7 and 6642 on 9x9.
 //!
+//! With edges ([`HexConnection::with_edges`], the encoder `hex-connection-edges`, seed
+//! 000's proposed improvement), two more symbols close the list: `EDGES_B` and `EDGES_R`,
+//! true when one group of that colour touches both of its edges (the colour has won).
+//!
 //! Colours follow seed 000: blue (`B`, cell value 1) joins the left and right columns, red
 //! (`R`, cell value -1) joins the top and bottom rows. In this project's colours Black joins
 //! top and bottom, so Black is `R` and White is `B`.
@@ -17,12 +21,31 @@ use crate::game::Color;
 pub struct HexConnection {
     width: usize,
     height: usize,
+    edges: bool,
 }
 
 impl HexConnection {
     /// The encoder of a `width` x `height` board.
     pub fn new(width: usize, height: usize) -> HexConnection {
-        HexConnection { width, height }
+        HexConnection {
+            width,
+            height,
+            edges: false,
+        }
+    }
+
+    /// The encoder of a `width` x `height` board with the two "has connected its edges"
+    /// symbols after the connection features.
+    pub fn with_edges(width: usize, height: usize) -> HexConnection {
+        HexConnection {
+            edges: true,
+            ..HexConnection::new(width, height)
+        }
+    }
+
+    /// Whether the edge symbols are encoded.
+    pub fn has_edges(&self) -> bool {
+        self.edges
     }
 
     /// Number of cells.
@@ -30,9 +53,9 @@ impl HexConnection {
         self.width * self.height
     }
 
-    /// Number of features, cells x (cells + 1).
+    /// Number of features, cells x (cells + 1) (plus 2 with edges).
     pub fn feature_count(&self) -> usize {
-        self.cells() * (self.cells() + 1)
+        self.cells() * (self.cells() + 1) + if self.edges { 2 } else { 0 }
     }
 
     fn xy(&self, cell: usize) -> (usize, usize) {
@@ -56,6 +79,9 @@ impl HexConnection {
                     names.push(format!("{prefix}_{x0}_{y0}_{x1}_{y1}"));
                 }
             }
+        }
+        if self.edges {
+            names.extend(["EDGES_B".to_string(), "EDGES_R".to_string()]);
         }
         names
     }
@@ -84,6 +110,20 @@ impl HexConnection {
         label
     }
 
+    /// Whether one group of `label` touches a cell of `first` and a cell of `second`.
+    fn joins(
+        &self,
+        label: &[usize],
+        first: impl Fn(usize) -> bool,
+        second: impl Fn(usize) -> bool,
+    ) -> bool {
+        let starts: Vec<usize> = (0..label.len())
+            .filter(|&c| first(c) && label[c] != usize::MAX)
+            .map(|c| label[c])
+            .collect();
+        (0..label.len()).any(|c| second(c) && label[c] != usize::MAX && starts.contains(&label[c]))
+    }
+
     /// The 0/1 features of a board given as cell values in row-major order: 1 blue (`B`),
     /// -1 red (`R`), 0 empty.
     pub fn encode(&self, cells: &[i8]) -> Result<Vec<u8>, String> {
@@ -103,6 +143,7 @@ impl HexConnection {
         for value in [1i8, -1] {
             out.extend(cells.iter().map(|&v| (v == value) as u8));
         }
+        let mut labels = Vec::with_capacity(2);
         for value in [1i8, -1] {
             let label = self.groups(cells, value);
             for a in 0..n {
@@ -110,6 +151,14 @@ impl HexConnection {
                     out.push((label[a] != usize::MAX && label[a] == label[b]) as u8);
                 }
             }
+            labels.push(label);
+        }
+        if self.edges {
+            // Blue joins the left and right columns, red the top and bottom rows.
+            let (w, h) = (self.width, self.height);
+            let blue = self.joins(&labels[0], |c| c % w == 0, |c| c % w == w - 1);
+            let red = self.joins(&labels[1], |c| c / w == 0, |c| c / w == h - 1);
+            out.extend([blue as u8, red as u8]);
         }
         Ok(out)
     }
@@ -177,5 +226,50 @@ mod tests {
             .encode_stones(&[Some(Color::White), Some(Color::White)])
             .unwrap();
         assert_eq!(f, [1, 1, 0, 0, 1, 0]);
+    }
+}
+
+#[cfg(test)]
+mod edge_tests {
+    use super::*;
+    use crate::game::hex::Hex;
+    use crate::game::Game;
+    use crate::rng::seeded;
+    use rand::Rng as _;
+
+    #[test]
+    fn edge_symbols_name_the_winner_of_finished_games() {
+        let enc = HexConnection::with_edges(5, 5);
+        assert_eq!(enc.feature_count(), 25 * 26 + 2);
+        let names = enc.feature_names();
+        assert_eq!(&names[650..], ["EDGES_B", "EDGES_R"]);
+        let mut rng = seeded(3);
+        let mut moves = Vec::new();
+        for _ in 0..200 {
+            let mut game = Hex::new(5, 5).unwrap();
+            let mut before_end = None;
+            while game.outcome().is_none() {
+                before_end = Some(game.clone());
+                game.legal_moves(&mut moves);
+                game.play(moves[rng.random_range(0..moves.len())]);
+            }
+            let stones = |g: &Hex| -> Vec<Option<Color>> { (0..25).map(|c| g.stone(c)).collect() };
+            let bits = enc.encode_stones(&stones(&game)).unwrap();
+            let winner = game.outcome().unwrap().winner.unwrap();
+            // White is blue (B), Black is red (R).
+            let expected = match winner {
+                Color::White => [1, 0],
+                Color::Black => [0, 1],
+            };
+            assert_eq!(bits[650..], expected);
+            // One move earlier nobody had connected.
+            let bits = enc.encode_stones(&stones(&before_end.unwrap())).unwrap();
+            assert_eq!(bits[650..], [0, 0]);
+            // Without edges, the same features minus the two symbols.
+            let plain = HexConnection::new(5, 5)
+                .encode_stones(&stones(&game))
+                .unwrap();
+            assert_eq!(plain[..], enc.encode_stones(&stones(&game)).unwrap()[..650]);
+        }
     }
 }

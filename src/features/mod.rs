@@ -4,6 +4,7 @@
 //! share one definition:
 //! - [`hex_connection`]: seed 000's Hex symbols: cell occupancy `B_x_y` / `R_x_y` and
 //!   same-group pairs `CB_x0_y0_x1_y1` / `CR_...` (N^2(N^2+1) features);
+//!   with [`Encoder::HexConnectionEdges`], two "has connected its edges" symbols more;
 //! - [`checkers_planes`]: seed 001's 4 planes x 32 squares of English checkers, and their
 //!   convolution geometry (a [`crate::tm::patches::PatchGrid`]).
 //!
@@ -19,15 +20,18 @@ pub enum Encoder {
     Csv,
     /// [`hex_connection`] features from a CSV of cells in {-1, 0, 1} and a winner column.
     HexConnection,
+    /// [`hex_connection`] features and the two "has connected its edges" symbols.
+    HexConnectionEdges,
     /// [`checkers_planes`]: the 128 plane columns with their square names.
     CheckersPlanes,
 }
 
 impl Encoder {
     /// Every encoder.
-    pub const ALL: [Encoder; 3] = [
+    pub const ALL: [Encoder; 4] = [
         Encoder::Csv,
         Encoder::HexConnection,
+        Encoder::HexConnectionEdges,
         Encoder::CheckersPlanes,
     ];
 
@@ -36,6 +40,7 @@ impl Encoder {
         match self {
             Encoder::Csv => "csv",
             Encoder::HexConnection => "hex-connection",
+            Encoder::HexConnectionEdges => "hex-connection-edges",
             Encoder::CheckersPlanes => "checkers-planes",
         }
     }
@@ -59,6 +64,7 @@ use std::path::Path;
 /// - [`Encoder::Csv`]: 0/1 columns, label last (see [`Dataset::read_csv`]);
 /// - [`Encoder::HexConnection`]: a square board's cells in {-1, 0, 1} (row-major, seed 000's
 ///   `cell_r_c` columns), then the winner (1 blue -> class 1, -1 red -> class 0);
+/// - [`Encoder::HexConnectionEdges`]: the same cells, with the two edge symbols;
 /// - [`Encoder::CheckersPlanes`]: the 128 plane columns then the label, named by square.
 pub fn read_dataset(path: &Path, encoder: Encoder) -> Result<Dataset, DataError> {
     match encoder {
@@ -75,11 +81,12 @@ pub fn read_dataset(path: &Path, encoder: Encoder) -> Result<Dataset, DataError>
             data.feature_names = checkers_planes::feature_names();
             Ok(data)
         }
-        Encoder::HexConnection => read_hex_cells(path),
+        Encoder::HexConnection => read_hex_cells(path, false),
+        Encoder::HexConnectionEdges => read_hex_cells(path, true),
     }
 }
 
-fn read_hex_cells(path: &Path) -> Result<Dataset, DataError> {
+fn read_hex_cells(path: &Path, edges: bool) -> Result<Dataset, DataError> {
     let source = path.display().to_string();
     let err = |location: String, message: String| DataError {
         path: source.clone(),
@@ -126,7 +133,11 @@ fn read_hex_cells(path: &Path) -> Result<Dataset, DataError> {
             }
         };
         let (enc, ds) = data.get_or_insert_with(|| {
-            let enc = hex_connection::HexConnection::new(side, side);
+            let enc = if edges {
+                hex_connection::HexConnection::with_edges(side, side)
+            } else {
+                hex_connection::HexConnection::new(side, side)
+            };
             let ds = Dataset::with_names(enc.feature_names());
             (enc, ds)
         });
