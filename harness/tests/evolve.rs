@@ -2,32 +2,13 @@
 //! uninterrupted one, refused reruns, shards, the report with its cross-population games,
 //! exported networks playing by spec, and a checkers run with a searching network.
 
+mod common;
+
+use common::*;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 use tmbot::game::hex::Hex;
 use tmbot::player::Player;
-
-const ARENA: &str = env!("CARGO_BIN_EXE_arena");
-
-fn arena(args: &[&str]) -> Output {
-    Command::new(ARENA).args(args).output().expect("arena runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = arena(args);
-    assert!(
-        out.status.success(),
-        "arena {args:?} failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn fails(args: &[&str]) -> String {
-    let out = arena(args);
-    assert!(!out.status.success(), "arena {args:?} should fail");
-    String::from_utf8(out.stderr).unwrap()
-}
 
 const SMALL: &str = r#"
 [evolve]

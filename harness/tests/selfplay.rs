@@ -2,27 +2,13 @@
 //! from the journal's records; the seeds' formats read back by the training encoders;
 //! folds that never split a game.
 
+mod common;
+
+use common::*;
 use std::path::Path;
-use std::process::{Command, Output};
 use tmbot::features::{read_dataset, Encoder};
 use tmbot::game::hex::Hex;
 use tmbot::game::{Color, Game};
-
-const ARENA: &str = env!("CARGO_BIN_EXE_arena");
-
-fn arena(args: &[&str]) -> Output {
-    Command::new(ARENA).args(args).output().expect("arena runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = arena(args);
-    assert!(
-        out.status.success(),
-        "arena {args:?} failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 fn selfplay(dir: &Path, toml: &str) -> String {
     let file = dir.join("t.toml");
