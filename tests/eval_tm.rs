@@ -353,3 +353,45 @@ fn a_convolutional_checkers_model_evaluates_positions() {
         .choose(&game, &Limits::default(), &mut seeded(2))
         .is_some());
 }
+
+#[test]
+fn the_votes_value_follows_the_class_sums() {
+    let encoder = HexConnection::new(3, 3);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hex3v.tm");
+    let machine = CoalescedTm::new(hex_params(), encoder.feature_count(), 2).unwrap();
+    let machine = train_hex_model(Machine::Coalesced(machine), &path);
+    let t = f64::from(hex_params().threshold);
+    let by_class = TmEvaluator::<Hex>::load(path.to_str().unwrap()).unwrap();
+    let by_votes = TmEvaluator::<Hex>::load(path.to_str().unwrap())
+        .unwrap()
+        .graded();
+    let positions: Vec<Hex> = hex_boards(200, 3).into_iter().map(|(g, _)| g).collect();
+    let classes = by_class.evaluate(&positions);
+    let votes = by_votes.evaluate(&positions);
+    let mut between = 0;
+    for ((game, class), vote) in positions.iter().zip(&classes).zip(&votes) {
+        let mut one = Dataset::new(encoder.feature_count());
+        one.push(&game.encode(encoder.feature_count()).unwrap(), 0);
+        let sums = machine.class_sums(one.row(0));
+        // Black's value: class 0 (Black wins, worth 1) weighted e^(4 s0 / T) against class 1.
+        let (w0, w1) = (
+            (4.0 * f64::from(sums[0]) / t).exp(),
+            (4.0 * f64::from(sums[1]) / t).exp(),
+        );
+        let black = w0 / (w0 + w1);
+        let expected = if game.side_to_move() == Color::Black {
+            black
+        } else {
+            1.0 - black
+        };
+        assert!((vote.value - expected).abs() < 1e-12);
+        // The same side of one half as the winning class, and the same certainty.
+        assert!((vote.value - 0.5) * (class.value - 0.5) >= 0.0 || sums[0] == sums[1]);
+        assert_eq!(vote.certainty, class.certainty);
+        between += usize::from(vote.value > 0.0 && vote.value < 1.0 && vote.value != 0.5);
+    }
+    assert!(between > 150, "graded values: {between}/200");
+    let spec = format!("greedy:eval=tm-votes:{}", path.display());
+    assert!(tmbot::player::Player::<Hex>::from_spec(&spec).is_ok());
+}

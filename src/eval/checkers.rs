@@ -135,6 +135,11 @@ impl EvalGame for Checkers {
             super::tm::build::<Checkers>,
         );
         registry.register(
+            "tm-votes",
+            "tm-votes:PATH - the same machine, valued by all its votes (softmax of class sums)",
+            super::tm::build_graded::<Checkers>,
+        );
+        registry.register(
             "ann",
             "ann:PATH - a neural network model (.ann) saved by arena evolve",
             super::ann::build::<Checkers>,

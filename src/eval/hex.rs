@@ -210,6 +210,11 @@ impl EvalGame for Hex {
             super::tm::build::<Hex>,
         );
         registry.register(
+            "tm-votes",
+            "tm-votes:PATH - the same machine, valued by all its votes (softmax of class sums)",
+            super::tm::build_graded::<Hex>,
+        );
+        registry.register(
             "ann",
             "ann:PATH - a neural network model (.ann) saved by arena evolve",
             super::ann::build::<Hex>,

@@ -164,6 +164,8 @@ pub struct TmEvaluator<G> {
     features: usize,
     class_values: Vec<f64>,
     threshold: f64,
+    /// Value by the votes (see [`TmEvaluator::graded`]) instead of by the winning class.
+    graded: bool,
     warned: AtomicBool,
     game: PhantomData<fn(&G)>,
 }
@@ -184,6 +186,7 @@ impl<G: TmEncoding> TmEvaluator<G> {
                 threshold: f64::from(model.threshold()),
                 scorer: Scorer::Compiled(model),
                 class_values,
+                graded: false,
                 warned: AtomicBool::new(false),
                 game: PhantomData,
             });
@@ -214,16 +217,40 @@ impl<G: TmEncoding> TmEvaluator<G> {
             features,
             class_values,
             threshold,
+            graded: false,
             warned: AtomicBool::new(false),
             game: PhantomData,
         })
+    }
+
+    /// The same machine valuing a position by all its votes: each class weighted by
+    /// e^(4 x its clamped sum / T), so the value moves with the vote margin instead of
+    /// jumping between the class values (the winning class alone decides under the thesis's
+    /// rule, which leaves one-ply searches with ties among most moves).
+    pub fn graded(mut self) -> TmEvaluator<G> {
+        self.graded = true;
+        self
     }
 
     /// The value of one position's class sums, for the side to move.
     fn value(&self, sums: &[i32], to_move: Color) -> Value {
         let mut order: Vec<usize> = (0..sums.len()).collect();
         order.sort_by_key(|&c| (std::cmp::Reverse(sums[c]), c));
-        let black = self.class_values[order[0]];
+        let black = if self.graded {
+            let weights: Vec<f64> = sums
+                .iter()
+                .map(|&s| (4.0 * f64::from(s - sums[order[0]]) / self.threshold).exp())
+                .collect();
+            let total: f64 = weights.iter().sum();
+            weights
+                .iter()
+                .zip(&self.class_values)
+                .map(|(w, v)| w * v)
+                .sum::<f64>()
+                / total
+        } else {
+            self.class_values[order[0]]
+        };
         let margin = f64::from(sums[order[0]] - sums[order[1]]);
         let value = if to_move == Color::Black {
             black
@@ -277,6 +304,16 @@ impl<G: TmEncoding> Evaluator<G> for TmEvaluator<G> {
             })
             .collect()
     }
+}
+
+/// Builds the `tm-votes:PATH` evaluator for the registry (see [`TmEvaluator::graded`]).
+pub fn build_graded<G: TmEncoding + 'static>(
+    arg: &str,
+) -> Result<std::sync::Arc<dyn Evaluator<G>>, String> {
+    if arg.is_empty() {
+        return Err("tm-votes needs a model file: tm-votes:PATH".to_string());
+    }
+    Ok(std::sync::Arc::new(TmEvaluator::<G>::load(arg)?.graded()))
 }
 
 /// Builds the `tm:PATH` evaluator for the registry.
