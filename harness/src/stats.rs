@@ -576,6 +576,19 @@ fn invert(m: &[f64], n: usize) -> Vec<f64> {
     inv
 }
 
+/// The median of `values` (the mean of the two middle ones for an even count; NaN when
+/// empty).
+pub fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let n = sorted.len();
+    match n {
+        0 => f64::NAN,
+        _ if n % 2 == 1 => sorted[n / 2],
+        _ => 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -251,25 +251,15 @@ fn a_real_pdn_archive_becomes_final_positions() {
 fn completed_games(dir: &Path, seed: u64, games: u64) -> std::path::PathBuf {
     let out = dir.join(format!("s{seed}"));
     std::fs::create_dir_all(&out).unwrap();
-    let file = out.join("t.toml");
-    std::fs::write(
-        &file,
-        format!(
+    selfplay(
+        &out,
+        &format!(
             "seed = {seed}\n[[event]]\nname = \"r\"\ngame = \"hex\"\nsize = 7\ngames = {games}\n\
              players = [{{ name = \"a\", spec = \"random\" }}, {{ name = \"b\", spec = \"random\" }}]\n"
         ),
-    )
-    .unwrap();
-    let played = out.join("out");
-    ok(&[
-        "selfplay",
-        file.to_str().unwrap(),
-        "--out",
-        played.to_str().unwrap(),
-        "--json",
-    ]);
+    );
     let csv = out.join("end.csv");
-    let positions = played.join("positions.csv");
+    let positions = out.join("out/positions.csv");
     ok(&[
         "dataset",
         positions.to_str().unwrap(),

@@ -6,11 +6,11 @@
 use super::cpu_seconds;
 use crate::evolve::config::parse;
 use crate::evolve::games::{generation_scores, models};
-use crate::evolve::run::{first_population, next_generation, shape};
+use crate::evolve::run::{first_population, next_generation};
 use crate::evolve::torus::Torus;
+use crate::stats::median;
 use std::time::Instant;
 use tmbot::game::hex::Hex;
-use tmbot::nn::Network;
 
 /// Arguments of `arena bench evolve`.
 #[derive(clap::Args)]
@@ -52,20 +52,12 @@ fn measure(
         width: 10,
         height: 10,
     };
-    let shape = shape(&config);
     let mut population = first_population(&config, seed, torus.len());
     let cpu = cpu_seconds();
     let started = Instant::now();
     let mut total_score = 0.0;
     for generation in 0..generations {
-        let networks = population
-            .iter()
-            .map(|g| Network {
-                shape: shape.clone(),
-                weights: g.weights.clone(),
-            })
-            .collect();
-        let models = models(networks, &config);
+        let models = models(&population, &config);
         let (scores, _) = generation_scores::<Hex>(&models, torus, &config, seed, generation);
         total_score += scores.iter().sum::<f64>();
         population = next_generation(&population, &scores, torus, &config, seed, generation);
@@ -73,11 +65,6 @@ fn measure(
     let wall = started.elapsed().as_secs_f64();
     let cpu = cpu.zip(cpu_seconds()).map(|(a, b)| b - a);
     Ok((wall, cpu, total_score))
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 /// Runs the benchmark.
@@ -108,7 +95,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let (low, high) = walls[k]
                 .iter()
                 .fold((f64::INFINITY, 0.0f64), |(l, h), &w| (l.min(w), h.max(w)));
-            let wall = median(walls[k].clone());
+            let wall = median(&walls[k]);
             println!(
                 "hex {size}x{size}, {} network, {threads} thread{}: {:.1} ms/generation wall \
                  (median of {}, spread {:.1}-{:.1}), {:.1} ms CPU = {:.1} generations/s",
@@ -118,7 +105,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 args.repeats,
                 low * 1e3,
                 high * 1e3,
-                median(cpus[k].clone()) * 1e3,
+                median(&cpus[k]) * 1e3,
                 1.0 / wall
             );
         }

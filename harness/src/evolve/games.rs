@@ -1,6 +1,7 @@
 //! The games of an evolution, all through the referee: a generation's neighbour games, the
 //! strength measurement against random players, and the final player's ladder.
 
+use super::breed::Genome;
 use super::config::RunConfig;
 use super::torus::Torus;
 use rand::RngCore as _;
@@ -101,12 +102,19 @@ impl EvolveGame for Checkers {
     }
 }
 
-/// The models of `networks` for `config`.
-pub fn models(networks: Vec<Network>, config: &RunConfig) -> Vec<NetModel> {
+/// The models of `population`'s genomes, as networks of `config`'s shape.
+pub fn models(population: &[Genome], config: &RunConfig) -> Vec<NetModel> {
+    let shape = super::run::shape(config);
     let size = if config.game == "hex" { config.size } else { 0 };
-    networks
-        .into_iter()
-        .map(|n| NetModel::new(config.encoding(), size, n).expect("shapes follow the config"))
+    population
+        .iter()
+        .map(|genome| {
+            let network = Network {
+                shape: shape.clone(),
+                weights: genome.weights.clone(),
+            };
+            NetModel::new(config.encoding(), size, network).expect("shapes follow the config")
+        })
         .collect()
 }
 

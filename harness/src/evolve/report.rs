@@ -3,6 +3,7 @@
 //! configuration, one line per seed), a summary table, the strength curves over
 //! generations, and optionally a cross-population round robin.
 
+use super::breed::Genome;
 use super::config::Shard;
 use super::games::{self, EvolveGame};
 use super::run::{self, Checkpoint, Standing, Summary};
@@ -15,7 +16,7 @@ use std::path::Path;
 use tmbot::game::checkers::Checkers;
 use tmbot::game::hex::Hex;
 use tmbot::game::Color;
-use tmbot::nn::{NetModel, Network};
+use tmbot::nn::NetModel;
 use tmbot::play::referee::{play_game, GameSettings};
 
 /// A chart line: its name and points.
@@ -199,15 +200,11 @@ fn cross_round_robin<G: EvolveGame>(
     let mut populations: Vec<Vec<NetModel>> = Vec::new();
     for shard in shards {
         let checkpoint = Checkpoint::load(&run::shard_dir(out, shard))?;
-        let shape = run::shape(&shard.config);
         let n = checkpoint.population.len();
-        let picked: Vec<Network> = (0..sample.min(n))
-            .map(|k| Network {
-                shape: shape.clone(),
-                weights: checkpoint.population[k * n / sample.min(n)].weights.clone(),
-            })
+        let picked: Vec<Genome> = (0..sample.min(n))
+            .map(|k| checkpoint.population[k * n / sample.min(n)].clone())
             .collect();
-        populations.push(games::models(picked, &shard.config));
+        populations.push(games::models(&picked, &shard.config));
     }
     let start = G::start(first);
     let settings = GameSettings {

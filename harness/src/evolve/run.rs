@@ -9,6 +9,7 @@ use super::config::{RunConfig, Shard};
 use super::games::{self, EvolveGame, TAG_BREED, TAG_FINAL, TAG_INIT, TAG_SAMPLE};
 use super::torus::Torus;
 use crate::plot;
+use crate::stats::median;
 use crate::tournament::journal::write_atomically;
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -18,7 +19,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tmbot::nn::network::Shape;
-use tmbot::nn::{NetModel, Network};
+use tmbot::nn::NetModel;
 use tmbot::rng::seeded;
 use tmbot::stop::StopFlag;
 
@@ -128,16 +129,6 @@ pub fn shape(config: &RunConfig) -> Shape {
     }
 }
 
-fn networks(population: &[Genome], shape: &Shape) -> Vec<Network> {
-    population
-        .iter()
-        .map(|g| Network {
-            shape: shape.clone(),
-            weights: g.weights.clone(),
-        })
-        .collect()
-}
-
 /// The next generation, bred from `population` and its `scores`.
 pub fn next_generation(
     population: &[Genome],
@@ -174,18 +165,6 @@ pub fn first_population(config: &RunConfig, seed: u64, players: usize) -> Vec<Ge
             Genome::random(len, config, &mut rng)
         })
         .collect()
-}
-
-fn median(sorted: &[f64]) -> f64 {
-    let n = sorted.len();
-    if n == 0 {
-        return f64::NAN;
-    }
-    if n % 2 == 1 {
-        sorted[n / 2]
-    } else {
-        0.5 * (sorted[n / 2 - 1] + sorted[n / 2])
-    }
 }
 
 fn sorted(values: &[f64]) -> Vec<f64> {
@@ -374,9 +353,9 @@ pub fn evolve<G: EvolveGame>(
             seed,
         })?,
     )?;
-    let shape = shape(&config);
+    // The current population's networks, built once per generation.
+    let mut models = games::models(&population, &config);
     if generation == 0 && config.sample_every > 0 && !strength_has(dir, 0)? {
-        let models = games::models(networks(&population, &shape), &config);
         sample_strength::<G>(dir, &models, &config, seed, 0)?;
     }
     let bar = progress(config.generations, generation, &shard.id(), options.quiet);
@@ -393,10 +372,10 @@ pub fn evolve<G: EvolveGame>(
             return Ok(None);
         }
         let started = Instant::now();
-        let models = games::models(networks(&population, &shape), &config);
         let (scores, game_count) =
             games::generation_scores::<G>(&models, torus, &config, seed, generation);
         population = next_generation(&population, &scores, torus, &config, seed, generation);
+        models = games::models(&population, &config);
         generation += 1;
         let seconds = started.elapsed().as_secs_f64();
         evolving_seconds += seconds;
@@ -414,7 +393,6 @@ pub fn evolve<G: EvolveGame>(
             ),
         )?;
         if config.sample_every > 0 && generation % config.sample_every == 0 {
-            let models = games::models(networks(&population, &shape), &config);
             sample_strength::<G>(dir, &models, &config, seed, generation)?;
         }
         if generation % config.checkpoint_every == 0 || generation == config.generations {
@@ -433,15 +411,7 @@ pub fn evolve<G: EvolveGame>(
     } else {
         0.0
     };
-    finish::<G>(
-        shard,
-        &config,
-        dir,
-        &population,
-        &shape,
-        generations_per_second,
-    )
-    .map(Some)
+    finish::<G>(shard, &config, dir, &models, generations_per_second).map(Some)
 }
 
 fn strength_has(dir: &Path, generation: u64) -> anyhow::Result<bool> {
@@ -457,11 +427,9 @@ fn finish<G: EvolveGame>(
     shard: &Shard,
     config: &RunConfig,
     dir: &Path,
-    population: &[Genome],
-    shape: &Shape,
+    models: &[NetModel],
     generations_per_second: f64,
 ) -> anyhow::Result<Summary> {
-    let models = games::models(networks(population, shape), config);
     let all: Vec<&NetModel> = models.iter().collect();
     let scores = games::scores_against::<G>(
         &all,
