@@ -8,6 +8,7 @@ use rand::Rng as _;
 use tmbot::eval::tm::{TmEncoding, TmEvaluator};
 use tmbot::eval::Evaluator;
 use tmbot::features::hex_connection::HexConnection;
+use tmbot::features::Encoder;
 use tmbot::game::checkers::Checkers;
 use tmbot::game::hex::Hex;
 use tmbot::game::{Color, Game};
@@ -20,6 +21,16 @@ use tmbot::tm::data::Dataset;
 use tmbot::tm::multiclass::MultiClassTm;
 use tmbot::tm::params::Params;
 use tmbot::tm::persist::{Machine, SavedModel};
+
+/// A position's features through the encoder `name`, as the evaluator computes them.
+fn bits<G: TmEncoding>(game: &G, name: &str) -> Vec<u8> {
+    let mut out = Vec::new();
+    Encoder::parse(name)
+        .unwrap()
+        .encode(game.sample(), &mut out)
+        .unwrap();
+    out
+}
 
 fn save(machine: Machine, encoder: &str, names: Vec<String>, path: &std::path::Path) {
     SavedModel {
@@ -57,7 +68,7 @@ fn hex_boards(count: usize, seed: u64) -> Vec<(Hex, usize)> {
 fn hex_data(encoder: &HexConnection, count: usize, seed: u64) -> Dataset {
     let mut data = Dataset::with_names(encoder.feature_names());
     for (game, label) in hex_boards(count, seed) {
-        data.push(&game.encode(encoder.feature_count()).unwrap(), label as u32);
+        data.push(&bits(&game, "hex-connection"), label as u32);
     }
     data
 }
@@ -197,7 +208,7 @@ fn a_coalesced_hex_model_evaluates_as_the_machine_predicts() {
     for ((game, label), value) in test.iter().zip(&values) {
         // The machine's own verdict: class 0 (Black wins) unless class 1 has more votes.
         let mut one = Dataset::new(encoder.feature_count());
-        one.push(&game.encode(encoder.feature_count()).unwrap(), 0);
+        one.push(&bits(game, "hex-connection"), 0);
         let sums = machine.class_sums(one.row(0));
         let black = if sums[1] > sums[0] { 0.0 } else { 1.0 };
         let expected = if game.side_to_move() == Color::Black {
@@ -228,7 +239,7 @@ fn a_checkers_model_plugs_into_every_search_by_spec() {
             std::cmp::Ordering::Greater => 1,
             std::cmp::Ordering::Equal => 2,
         };
-        data.push(&game.encode(128).unwrap(), label);
+        data.push(&bits(&game, "checkers-planes"), label);
     }
     let params = Params {
         clauses: 60,
@@ -337,7 +348,7 @@ fn a_convolutional_checkers_model_evaluates_positions() {
     let game = Checkers::new();
     let value = evaluator.evaluate(std::slice::from_ref(&game))[0];
     let mut start = Dataset::new(128);
-    start.push(&game.encode(128).unwrap(), 0);
+    start.push(&bits(&game, "checkers-planes"), 0);
     let sums = machine.class_sums(start.row(0));
     let predicted = if sums[1] > sums[0] { 1.0 } else { 0.0 };
     assert_eq!(value.value, predicted);
@@ -372,7 +383,7 @@ fn the_votes_value_follows_the_class_sums() {
     let mut between = 0;
     for ((game, class), vote) in positions.iter().zip(&classes).zip(&votes) {
         let mut one = Dataset::new(encoder.feature_count());
-        one.push(&game.encode(encoder.feature_count()).unwrap(), 0);
+        one.push(&bits(game, "hex-connection"), 0);
         let sums = machine.class_sums(one.row(0));
         // Black's value: class 0 (Black wins, worth 1) weighted e^(4 s0 / T) against class 1.
         let (w0, w1) = (

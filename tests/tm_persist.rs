@@ -5,8 +5,8 @@ use rand::RngCore;
 use tmbot::rng::seeded;
 use tmbot::tm::patches::PatchGrid;
 use tmbot::tm::persist::{
-    export_compiled, inference_bytes, load_inference, read_inference, save_inference, Machine,
-    ModelError, SavedModel,
+    export_compiled, inference_bytes, load_inference, read_export, read_inference, save_inference,
+    Machine, ModelError, SavedModel,
 };
 use tmbot::tm::{CoalescedTm, ConvTm, Dataset, MultiClassTm, Params};
 
@@ -334,6 +334,9 @@ fn coalesced_round_trip_keeps_everything() {
     // The inference export predicts as the model.
     let exported = read_inference(&inference_bytes(&back).unwrap(), "k.tmi").unwrap();
     assert_eq!(exported.class_sums(&data), compiled);
+    // ...and names its encoder, so an evaluator needs no more than the file.
+    let export = read_export(&inference_bytes(&back).unwrap(), "k.tmi").unwrap();
+    assert_eq!(export.encoder.as_deref(), Some(model.encoder.as_str()));
 }
 
 #[test]
@@ -407,12 +410,12 @@ fn coalesced_export_round_trips() {
     tm.fit_epoch(&data);
     let compiled = tm.compile();
     assert!(!compiled.clauses().is_empty());
-    let bytes = export_compiled(&compiled, 40, 12);
+    let bytes = export_compiled(&compiled, 40, 12, "csv");
     let back = read_inference(&bytes, "c.tmi").unwrap();
     assert_eq!(back.clauses(), compiled.clauses());
     assert_eq!(back.class_sums(&data), compiled.class_sums(&data));
     // The clamp travels with the file: T = 1 gives different sums for this model.
-    let clamped = read_inference(&export_compiled(&compiled, 40, 1), "c.tmi").unwrap();
+    let clamped = read_inference(&export_compiled(&compiled, 40, 1, "csv"), "c.tmi").unwrap();
     assert!(clamped
         .class_sums(&data)
         .iter()

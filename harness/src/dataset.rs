@@ -5,11 +5,15 @@
 //! - Hex: seed 000's format, one column per cell `cell_R_C` in {-1, 0, 1} (-1 Black/red,
 //!   who joins top and bottom; 1 White/blue), then `winner` (-1 or 1): read it with
 //!   `--encoder hex-connection`;
-//! - checkers: seed 001's format, the 128 plane columns `BM_1` .. `WK_32`, then the label
-//!   from Black's view (0 loss, 1 win, 2 draw): `--encoder checkers-planes`.
+//! - checkers: seed 001's format, the 128 plane columns `BM_1` .. `WK_32`, then
+//!   `black_to_move` (1 or 0: seed 001's files lack it), then the label from Black's view
+//!   (0 loss, 1 win, 2 draw): `--encoder checkers-planes` or `checkers-meta`.
 //!
 //! `--select` picks the positions: `end` (the final position of each game), `before:N`
-//! (N plies before the end: seed 000's 2 and 5), or `all`; `--dedupe` keeps the first of
+//! (N plies before the end: seed 000's 2 and 5; several as `before:0,2,4`), `all`, or seed
+//! 001's compositions `standard-end`, `end-second-third` (the end and one and two whole
+//! turns before it) and `end-to-eight` (the end and one to eight turns before); its
+//! `StandardPureMetaData` is `standard-end` read with `--encoder checkers-meta`; `--dedupe` keeps the first of
 //! identical rows; `--folds K` deals whole games into K files (no game on both sides of a
 //! split), shuffled by `--seed`.
 
@@ -33,7 +37,8 @@ pub struct Args {
     /// The game of the positions.
     #[arg(long, value_enum)]
     game: crate::matches::GameKind,
-    /// Which positions: end, before:N (N plies before the end) or all.
+    /// Which positions: end, before:N[,M...] (plies before the end), all, standard-end,
+    /// end-second-third or end-to-eight.
     #[arg(long, default_value = "end")]
     select: String,
     /// Keep only the first of identical rows (features and label).
@@ -50,20 +55,47 @@ pub struct Args {
     out: PathBuf,
 }
 
-/// Which positions to keep.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Which positions to keep: every one, or those a given number of plies before the end.
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Selection {
     All,
-    BeforeEnd(usize),
+    BeforeEnd(Vec<usize>),
 }
 
+impl Selection {
+    fn keeps(&self, plies_to_end: usize) -> bool {
+        match self {
+            Selection::All => true,
+            Selection::BeforeEnd(list) => list.contains(&plies_to_end),
+        }
+    }
+}
+
+/// Seed 001's compositions: the final position, and the positions one to eight whole
+/// turns (two plies each) before it.
+const COMPOSITIONS: [(&str, &[usize]); 3] = [
+    ("standard-end", &[0]),
+    ("end-second-third", &[0, 2, 4]),
+    ("end-to-eight", &[0, 2, 4, 6, 8, 10, 12, 14, 16]),
+];
+
 fn parse_selection(text: &str) -> anyhow::Result<Selection> {
+    if let Some((_, plies)) = COMPOSITIONS.iter().find(|(name, _)| *name == text) {
+        return Ok(Selection::BeforeEnd(plies.to_vec()));
+    }
     match text {
         "all" => Ok(Selection::All),
-        "end" => Ok(Selection::BeforeEnd(0)),
-        _ => match text.strip_prefix("before:").map(str::parse::<usize>) {
-            Some(Ok(n)) => Ok(Selection::BeforeEnd(n)),
-            _ => bail!("--select '{text}': expected end, before:N or all"),
+        "end" => Ok(Selection::BeforeEnd(vec![0])),
+        _ => match text.strip_prefix("before:").map(|list| {
+            list.split(',')
+                .map(str::parse::<usize>)
+                .collect::<Result<Vec<_>, _>>()
+        }) {
+            Some(Ok(plies)) => Ok(Selection::BeforeEnd(plies)),
+            _ => bail!(
+                "--select '{text}': expected end, before:N[,M...], all, standard-end, \
+                 end-second-third or end-to-eight"
+            ),
         },
     }
 }
@@ -112,6 +144,7 @@ impl SeedFormat for Hex {
 impl SeedFormat for Checkers {
     fn header(&self) -> String {
         let mut cols = checkers_planes::feature_names();
+        cols.push("black_to_move".into());
         cols.push("label".into());
         cols.join(",")
     }
@@ -125,6 +158,12 @@ impl SeedFormat for Checkers {
                 line.push(',');
             }
         }
+        line.push(if self.side_to_move() == Color::Black {
+            '1'
+        } else {
+            '0'
+        });
+        line.push(',');
         line.push(if black == 1.0 {
             '1'
         } else if black == 0.0 {
@@ -149,7 +188,7 @@ fn fields(line: &str) -> Option<Vec<&str>> {
 /// Reads the selected rows of `path`, and the header of its positions.
 fn read_rows<G: SeedFormat>(
     path: &Path,
-    selection: Selection,
+    selection: &Selection,
     rows: &mut Vec<Row>,
     header: &mut Option<String>,
 ) -> anyhow::Result<()> {
@@ -169,7 +208,7 @@ fn read_rows<G: SeedFormat>(
         let to_end: usize = f[3]
             .parse()
             .with_context(|| format!("{}: plies_to_end", at()))?;
-        if selection != Selection::All && selection != Selection::BeforeEnd(to_end) {
+        if !selection.keeps(to_end) {
             continue;
         }
         let game = G::from_position_text(f[5]).map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
@@ -195,7 +234,7 @@ fn read_rows<G: SeedFormat>(
 /// returns the number of games left out (no result, or a move that does not replay).
 fn read_pdn(
     path: &Path,
-    selection: Selection,
+    selection: &Selection,
     rows: &mut Vec<Row>,
     header: &mut Option<String>,
 ) -> anyhow::Result<usize> {
@@ -226,7 +265,7 @@ fn read_pdn(
         let total = pdn.moves.len();
         let mut legal = true;
         for ply in 0..=total {
-            if selection == Selection::All || selection == Selection::BeforeEnd(total - ply) {
+            if selection.keeps(total - ply) {
                 header.get_or_insert_with(|| game.header());
                 selected.push(game.row(black).map_err(anyhow::Error::msg)?);
             }
@@ -274,7 +313,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     path.display()
                 );
             }
-            let skipped = read_pdn(path, selection, &mut rows, &mut header)?;
+            let skipped = read_pdn(path, &selection, &mut rows, &mut header)?;
             if skipped > 0 {
                 eprintln!(
                     "{}: {skipped} games left out (no result, or a move that does not replay)",
@@ -285,10 +324,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         match args.game {
             crate::matches::GameKind::Hex => {
-                read_rows::<Hex>(path, selection, &mut rows, &mut header)?
+                read_rows::<Hex>(path, &selection, &mut rows, &mut header)?
             }
             crate::matches::GameKind::Checkers => {
-                read_rows::<Checkers>(path, selection, &mut rows, &mut header)?
+                read_rows::<Checkers>(path, &selection, &mut rows, &mut header)?
             }
         }
     }

@@ -16,6 +16,7 @@
 
 use rayon::prelude::*;
 use std::path::PathBuf;
+use tmbot::features::encoder::Kind;
 use tmbot::features::{read_dataset, Encoder};
 use tmbot::game::hex::geometry::cell_name;
 use tmbot::tm::persist::{Machine, SavedModel};
@@ -42,8 +43,8 @@ pub struct Args {
 
 /// A feature's name as shown: Hex connection features (`B_x_y`, `CR_x0_y0_x1_y1`) with cell
 /// names (`B_a1`, `CR_c3_e7`); every other name as it is.
-fn shown_name(encoder: &str, name: &str) -> String {
-    if encoder != Encoder::HexConnection.name() && encoder != Encoder::HexConnectionEdges.name() {
+fn shown_name(encoder: &Encoder, name: &str) -> String {
+    if encoder.kind != Kind::HexConnection {
         return name.to_string();
     }
     let mut parts = name.split('_');
@@ -58,19 +59,10 @@ fn shown_name(encoder: &str, name: &str) -> String {
     }
 }
 
-/// The meaning of class `class` in a model of `classes` classes over `encoder`'s features,
-/// as the seed datasets label them (Hex: winner -1, red, Black is class 0 and winner 1, blue,
-/// White is class 1; checkers: the outcome for Black, 0 loss, 1 win, 2 draw).
-fn class_name(encoder: &str, classes: usize, class: usize) -> String {
-    let names: &[&str] = match (Encoder::parse(encoder), classes) {
-        (Ok(Encoder::HexConnection | Encoder::HexConnectionEdges), 2) => {
-            &["Black wins", "White wins"]
-        }
-        (Ok(Encoder::CheckersPlanes), 2) => &["loss for Black", "win for Black"],
-        (Ok(Encoder::CheckersPlanes), 3) => &["loss for Black", "win for Black", "draw"],
-        _ => &[],
-    };
-    match names.get(class) {
+/// The meaning of class `class` in a model of `classes` classes over `encoder`'s features
+/// (see [`Encoder::class_names`]).
+fn class_name(encoder: &Encoder, classes: usize, class: usize) -> String {
+    match encoder.class_names(classes).get(class) {
         Some(name) => format!("class {class} ({name})"),
         None => format!("class {class}"),
     }
@@ -125,8 +117,10 @@ struct Ranked {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let model = SavedModel::load(&args.model)?;
     let tm = &model.machine;
+    let encoder = Encoder::parse(&model.encoder)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", args.model.display()))?;
     let raw = tm.literal_names(&model.feature_names);
-    let names: Vec<String> = raw.iter().map(|n| shown_name(&model.encoder, n)).collect();
+    let names: Vec<String> = raw.iter().map(|n| shown_name(&encoder, n)).collect();
     let classes: Vec<usize> = match args.class {
         Some(c) if c < tm.classes() => vec![c],
         Some(c) => anyhow::bail!("--class {c}: the model has classes 0..{}", tm.classes() - 1),
@@ -164,8 +158,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             None
         }
         (Some(path), _) => {
-            let encoder = Encoder::parse(&model.encoder).map_err(anyhow::Error::msg)?;
-            let data = read_dataset(path, encoder)?;
+            let data = read_dataset(path, &encoder)?;
             anyhow::ensure!(
                 data.features() == tm.features(),
                 "{}: {} features, the model has {}",
@@ -217,7 +210,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         });
         println!(
             "\n{}: {} non-empty clauses",
-            class_name(&model.encoder, tm.classes(), class),
+            class_name(&encoder, tm.classes(), class),
             clauses.len()
         );
         for c in clauses.iter().take(args.top) {
@@ -263,10 +256,11 @@ mod tests {
 
     #[test]
     fn hex_features_get_cell_names() {
-        assert_eq!(shown_name("hex-connection", "CR_2_2_4_6"), "CR_c3_e7");
-        assert_eq!(shown_name("hex-connection", "B_0_0"), "B_a1");
-        assert_eq!(shown_name("checkers-planes", "BM_5"), "BM_5");
-        assert_eq!(shown_name("csv", "f_1_2"), "f_1_2");
+        let named = |e: &str, n: &str| shown_name(&Encoder::parse(e).unwrap(), n);
+        assert_eq!(named("hex-connection", "CR_2_2_4_6"), "CR_c3_e7");
+        assert_eq!(named("hex-connection:edges=on", "B_0_0"), "B_a1");
+        assert_eq!(named("checkers-planes", "BM_5"), "BM_5");
+        assert_eq!(named("csv", "f_1_2"), "f_1_2");
     }
 
     #[test]

@@ -10,7 +10,7 @@ pub struct Args {
     /// The model file.
     model: PathBuf,
     /// Where to write the export.
-    #[arg(long)]
+    #[arg(long, short)]
     out: PathBuf,
 }
 

@@ -7,6 +7,7 @@ mod dataset;
 mod evolve;
 mod explain;
 mod export;
+mod learn;
 mod matches;
 mod perft;
 mod plot;
@@ -59,6 +60,10 @@ enum Command {
     Selfplay(selfplay::Args),
     /// Turn positions.csv files into the seeds' training files (end, N plies before, all).
     Dataset(dataset::Args),
+    /// List the feature encoders of `train`/`cv` with their versions and options.
+    Encoders,
+    /// The iterated learning loop: self-play, dataset, train, gauntlet; keep the better.
+    Learn(learn::Args),
     /// Evolve neural players on a hexagonal torus (seed 003), then evaluate and compare them.
     Evolve(evolve::Args),
     /// Sequential probability ratio test of a result (fastchess/fishtest GSPRT).
@@ -89,6 +94,11 @@ fn main() {
         Command::Evolve(args) => evolve::run(args),
         Command::Selfplay(args) => selfplay::run(args),
         Command::Dataset(args) => dataset::run(args),
+        Command::Learn(args) => learn::run(args),
+        Command::Encoders => {
+            print!("{}", tmbot::features::encoder::listing());
+            Ok(())
+        }
         Command::Replay(args) => replay::run(args),
         Command::Train(args) => train::run(args),
         Command::Cv(args) => cv::run(args),

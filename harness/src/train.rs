@@ -9,6 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use tmbot::features::encoder::Kind;
 use tmbot::features::{checkers_planes, read_dataset, Encoder};
 use tmbot::rng;
 use tmbot::stop::StopFlag;
@@ -31,7 +32,8 @@ pub enum ModelKind {
 /// Hyper-parameters and schedule shared by `arena train` and `arena cv`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct ModelArgs {
-    /// Feature encoder of the data files: csv, hex-connection, checkers-planes.
+    /// Feature encoder of the data files, NAME[:OPTION=VALUE,...]: csv, hex-connection,
+    /// hex-compact, checkers-planes, checkers-meta (`arena encoders` lists their options).
     #[arg(long, default_value = "csv")]
     pub encoder: String,
     /// The machine.
@@ -123,7 +125,7 @@ impl ModelArgs {
             }
             ModelKind::Conv => {
                 anyhow::ensure!(
-                    encoder == Encoder::CheckersPlanes,
+                    encoder.kind == Kind::CheckersPlanes,
                     "--model conv needs a board encoder (checkers-planes), got {}",
                     encoder.name()
                 );
@@ -159,7 +161,7 @@ pub struct Trained {
 pub fn read_each(paths: &[PathBuf], encoder: Encoder) -> anyhow::Result<Vec<Dataset>> {
     let mut sets: Vec<Dataset> = Vec::with_capacity(paths.len());
     for path in paths {
-        let data = read_dataset(path, encoder)?;
+        let data = read_dataset(path, &encoder)?;
         if let Some(first) = sets.first() {
             anyhow::ensure!(
                 data.features() == first.features(),
@@ -522,7 +524,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let test = args
         .test
         .as_deref()
-        .map(|p: &Path| read_dataset(p, encoder))
+        .map(|p: &Path| read_dataset(p, &encoder))
         .transpose()?;
     if let Some(t) = &test {
         anyhow::ensure!(
@@ -563,7 +565,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     match &args.out {
         Some(path) => {
             let saved = SavedModel {
-                encoder: encoder.name().to_string(),
+                encoder: encoder.name(),
                 feature_names: data.feature_names.clone(),
                 machine: trained.machine,
             };

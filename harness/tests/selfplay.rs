@@ -111,7 +111,7 @@ fn datasets_are_the_seeds_formats_and_folds_keep_games_whole() {
     ]);
     assert!(printed.starts_with("12 rows from 12 games"), "{printed}");
     // Read back by the training encoder: 25 cells give 25 x 26 connection features.
-    let data = read_dataset(&end, Encoder::HexConnection).unwrap();
+    let data = read_dataset(&end, &Encoder::parse("hex-connection").unwrap()).unwrap();
     assert_eq!((data.len(), data.features()), (12, 650));
     // Two plies before the end, in 3 folds: each game in exactly one fold.
     let folds = dir.path().join("folds");
@@ -131,9 +131,12 @@ fn datasets_are_the_seeds_formats_and_folds_keep_games_whole() {
     ]);
     let sizes: Vec<usize> = (0..3)
         .map(|k| {
-            read_dataset(&folds.join(format!("fold{k}.csv")), Encoder::HexConnection)
-                .unwrap()
-                .len()
+            read_dataset(
+                &folds.join(format!("fold{k}.csv")),
+                &Encoder::parse("hex-connection").unwrap(),
+            )
+            .unwrap()
+            .len()
         })
         .collect();
     assert_eq!(sizes, [4, 4, 4]);
@@ -193,13 +196,47 @@ players = [{ name = "a", spec = "random" }, { name = "b", spec = "greedy" }]
         "-o",
         out.to_str().unwrap(),
     ]);
-    let data = read_dataset(&out, Encoder::CheckersPlanes).unwrap();
+    let data = read_dataset(&out, &Encoder::parse("checkers-planes").unwrap()).unwrap();
     assert_eq!(data.features(), 128);
     assert!(data.labels().iter().all(|&l| l <= 2));
     // The start position: twelve black men on squares 1-12, twelve white men on 21-32.
     assert!((0..12).all(|s| data.value(0, s)) && (12..32).all(|s| !data.value(0, s)));
     assert!((64 + 20..64 + 32).all(|s| data.value(0, s)));
     assert_eq!(data.feature_names[0], "BM_1");
+
+    // The side to move travels with each row: seen by the mover, the start is the same
+    // board, and after Black's first move the board is White's and so are the labels.
+    let mover = read_dataset(&out, &Encoder::parse("checkers-planes:view=mover").unwrap()).unwrap();
+    assert_eq!(mover.len(), data.len());
+    assert_eq!(mover.row(0), data.row(0));
+    assert_eq!(mover.labels()[0], data.labels()[0]);
+    let swapped = |l: u32| [1, 0, 2][l as usize];
+    assert_eq!(mover.labels()[1], swapped(data.labels()[1]));
+    assert!((0..128).any(|f| mover.value(1, f) != data.value(1, f)));
+    let white = read_dataset(
+        &out,
+        &Encoder::parse("checkers-planes:labels=white").unwrap(),
+    )
+    .unwrap();
+    assert!((0..data.len()).all(|i| white.labels()[i] == swapped(data.labels()[i])));
+    let meta = read_dataset(&out, &Encoder::parse("checkers-meta").unwrap()).unwrap();
+    assert_eq!((meta.features(), meta.len()), (70, data.len()));
+    assert_eq!(meta.feature_names[0], "own-men>=1");
+
+    // Seed 001's compositions: the end and two and four plies before it, per game.
+    let composed = dir.path().join("est.csv");
+    ok(&[
+        "dataset",
+        positions.to_str().unwrap(),
+        "--game",
+        "checkers",
+        "--select",
+        "end-second-third",
+        "-o",
+        composed.to_str().unwrap(),
+    ]);
+    let est = read_dataset(&composed, &Encoder::parse("checkers-planes").unwrap()).unwrap();
+    assert_eq!(est.len(), 4 * 3, "four games of at least five plies");
 }
 
 const TINSLEY: &str = concat!(
@@ -237,7 +274,7 @@ fn a_real_pdn_archive_becomes_final_positions() {
     // 724 games, one of which (game 541) has an illegal move: `arena replay` finds the same.
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("723 rows from 723 games"));
     assert!(String::from_utf8_lossy(&out.stderr).contains("1 games left out"));
-    let data = read_dataset(&end, Encoder::CheckersPlanes).unwrap();
+    let data = read_dataset(&end, &Encoder::parse("checkers-planes").unwrap()).unwrap();
     assert_eq!(data.len(), 723);
     // Masters' games: most end drawn (label 2), and both colours win some.
     let count = |l: u32| data.labels().iter().filter(|&&x| x == l).count();
@@ -307,7 +344,7 @@ fn completed_random_games_teach_a_machine_the_winner() {
             .parse()
             .unwrap()
     };
-    let with_edges = accuracy("hex-connection-edges");
+    let with_edges = accuracy("hex-connection:edges=on");
     assert!(with_edges >= 99.9, "{with_edges}");
     let plain = accuracy("hex-connection");
     assert!(plain >= 95.0, "{plain}");

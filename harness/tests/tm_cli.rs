@@ -85,7 +85,7 @@ fn train_conv_on_checkers_folds() {
         panic!("saved a {:?}", saved.machine);
     };
     assert_eq!(conv.grid().window, 2);
-    let data = read_dataset(&test, Encoder::CheckersPlanes).unwrap();
+    let data = read_dataset(&test, &Encoder::parse("checkers-planes").unwrap()).unwrap();
     assert_eq!(data.accuracy(&saved.machine.predict_all(&data)), accuracy);
     // explain writes clauses over patch features; export refuses convolutional models.
     let (ok, stdout, stderr) = arena(&["explain", model.to_str().unwrap(), "--top", "3"]);
@@ -158,7 +158,7 @@ fn exported_per_class_model_predicts_like_the_model() {
     assert!(ok, "{stderr}");
     let saved = SavedModel::load(&model).unwrap();
     let exported = load_inference(&out).unwrap();
-    let data = read_dataset(&test, Encoder::CheckersPlanes).unwrap();
+    let data = read_dataset(&test, &Encoder::parse("checkers-planes").unwrap()).unwrap();
     let sums = exported.class_sums(&data);
     for i in 0..data.len() {
         assert_eq!(
@@ -229,7 +229,7 @@ fn coalesced_model_trains_saves_explains_and_exports() {
     let (ok, stdout, stderr) = arena(&["explain", model_path, "--top", "40"]);
     assert!(ok, "{stderr}");
     assert!(
-        stdout.contains("model: coalesced, 12 features (csv encoder), 3 classes, 40 clauses shared by all classes"),
+        stdout.contains("model: coalesced, 12 features (csv@1 encoder), 3 classes, 40 clauses shared by all classes"),
         "{stdout}"
     );
     let mut class = 0;

@@ -131,7 +131,7 @@ impl EvalGame for Checkers {
         );
         registry.register(
             "tm",
-            "tm:PATH - a Tsetlin Machine saved by arena train (checkers-planes encoder)",
+            "tm:PATH - a Tsetlin Machine saved by arena train (checkers-planes or checkers-meta encoder)",
             super::tm::build::<Checkers>,
         );
         registry.register(

@@ -12,7 +12,7 @@ use crate::game::{Color, Game};
 use std::sync::Arc;
 
 /// Potentials of this many cells or more count as "cannot connect".
-const UNREACHABLE: u32 = 10_000;
+pub const UNREACHABLE: u32 = 10_000;
 
 /// Two-distance evaluation; `scale` is the logistic slope per unit of potential difference.
 #[derive(Clone, Copy, Debug)]
@@ -148,15 +148,20 @@ fn two_distance(game: &Hex, reach: &Reach, side: usize) -> Vec<u32> {
     dist
 }
 
+/// Every empty cell's two-distance for `color` to its first and to its second edge (Black:
+/// top and bottom rows; White: left and right columns); stones get [`UNREACHABLE`].
+pub fn two_distances(game: &Hex, color: Color) -> [Vec<u32>; 2] {
+    let reach = reach(game, color);
+    [two_distance(game, &reach, 0), two_distance(game, &reach, 1)]
+}
+
 /// The potential of `color`: the smallest sum of two-distances to both edges over the
 /// empty cells (lower is better; 0 when already connected).
 pub fn potential(game: &Hex, color: Color) -> u32 {
     if game.winner() == Some(color) {
         return 0;
     }
-    let reach = reach(game, color);
-    let near = two_distance(game, &reach, 0);
-    let far = two_distance(game, &reach, 1);
+    let [near, far] = two_distances(game, color);
     (0..game.cell_count())
         .filter(|&c| game.stone(c).is_none())
         .map(|c| near[c].saturating_add(far[c]))
@@ -206,7 +211,7 @@ impl EvalGame for Hex {
         );
         registry.register(
             "tm",
-            "tm:PATH - a Tsetlin Machine saved by arena train (hex-connection[-edges] encoder)",
+            "tm:PATH - a Tsetlin Machine saved by arena train (hex-connection or hex-compact encoder)",
             super::tm::build::<Hex>,
         );
         registry.register(

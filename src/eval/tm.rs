@@ -1,45 +1,57 @@
 //! Tsetlin Machine evaluators: a model saved by `arena train` judges positions through the
-//! feature encoder named in its file (`eval=tm:PATH`). PATH may also be an inference export
-//! written by `arena export` (a `.tmi`: include masks and weights only); it names no encoder,
-//! so the game's encoder is assumed and its feature count is checked against it.
+//! feature encoder named in its file (`eval=tm:PATH`; see [`crate::features::encoder`]).
+//! PATH may also be an inference export written by `arena export` (a `.tmi`: include masks,
+//! weights and the encoder's name; exports of version 1 name none, so the game's plain
+//! encoders are tried by their feature count).
 //!
-//! Class meanings follow the seed datasets the models are trained on: checkers models
-//! (`checkers-planes`) use seed 001's labels from Black's view (0 loss, 1 win, 2 draw); Hex
-//! models (`hex-connection`) use seed 000's winner classes (0: red = Black, who joins top and
-//! bottom, wins; 1: blue = White wins). As in the checkers thesis, a position is worth the
-//! outcome of its predicted class (loss 0, draw 0.5, win 1), turned to the side to move; the
-//! certainty is the vote margin between the two best classes over 2T.
+//! Class meanings follow the seed datasets the models are trained on, turned by the
+//! encoder's [`Perspective`]: checkers models give the outcome for Black (or White, or the
+//! side to move: 0 loss, 1 win, 2 draw); Hex models give seed 000's winner classes (0: Black,
+//! who joins top and bottom, wins; 1: White wins). As in the checkers thesis, a position is
+//! worth the outcome of its predicted class (loss 0, draw 0.5, win 1), turned to the side to
+//! move; the certainty is the vote margin between the two best classes over 2T.
 
 use super::{Evaluator, Value};
-use crate::features::{checkers_planes, hex_connection::HexConnection};
+use crate::features::encoder::{GameOf, Kind, Perspective, Sample, LIST};
+use crate::features::Encoder;
 use crate::game::checkers::Checkers;
 use crate::game::hex::Hex;
 use crate::game::{Color, Game};
 use crate::tm::data::Dataset;
 use crate::tm::inference::InferenceModel;
-use crate::tm::persist::{is_inference_export, read_inference, Machine, SavedModel};
+use crate::tm::persist::{is_inference_export, read_export, Machine, SavedModel};
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// How a game's positions become a TM's input, and what its classes are worth.
+/// How a game's positions reach an encoder, and what a model's classes are worth.
 pub trait TmEncoding: Game {
-    /// The encoder names a model for this game may carry.
-    const ENCODERS: &'static [&'static str];
+    /// The encoders of this game.
+    const GAME: GameOf;
 
-    /// Each class's value for Black, given the model's class count.
+    /// The encoders tried for an inference export, which names none.
+    const EXPORT_ENCODERS: &'static [Kind];
+
+    /// Each class's value for the model's perspective side, given the class count.
     fn class_values(classes: usize) -> Result<Vec<f64>, String>;
 
-    /// The position's features (0/1), or why it cannot be encoded for a model of
-    /// `features` inputs.
-    fn encode(&self, features: usize) -> Result<Vec<u8>, String>;
+    /// The position as an encoder reads it.
+    fn sample(&self) -> Sample<'_>;
 
-    /// Why a model of `features` inputs cannot be one of this game's encoder (checked for
-    /// inference exports, which do not name their encoder).
-    fn check_features(features: usize) -> Result<(), String>;
+    /// The board a model of `features` inputs through `encoder` was trained on, if it can
+    /// be told (for error messages).
+    fn model_board(_encoder: &Encoder, _features: usize) -> Option<String> {
+        None
+    }
+
+    /// This position's board, as [`TmEncoding::model_board`] names it.
+    fn board_name(&self) -> Option<String> {
+        None
+    }
 }
 
 impl TmEncoding for Checkers {
-    const ENCODERS: &'static [&'static str] = &["checkers-planes"];
+    const GAME: GameOf = GameOf::Checkers;
+    const EXPORT_ENCODERS: &'static [Kind] = &[Kind::CheckersPlanes, Kind::CheckersMeta];
 
     fn class_values(classes: usize) -> Result<Vec<f64>, String> {
         match classes {
@@ -51,92 +63,60 @@ impl TmEncoding for Checkers {
         }
     }
 
-    fn encode(&self, _features: usize) -> Result<Vec<u8>, String> {
-        let [bm, bk, wm, wk] = self.position().planes();
-        let squares: Vec<u8> = (0..32)
-            .map(|i| {
-                let bit = 1u32 << i;
-                [(bm, 1), (bk, 2), (wm, 3), (wk, 4)]
-                    .iter()
-                    .find(|(plane, _)| plane & bit != 0)
-                    .map_or(0, |&(_, code)| code)
-            })
-            .collect();
-        checkers_planes::encode(&squares)
-    }
-
-    fn check_features(features: usize) -> Result<(), String> {
-        if features == checkers_planes::FEATURES {
-            Ok(())
-        } else {
-            Err(format!(
-                "{features} features, but a checkers model reads the {} checkers-planes features",
-                checkers_planes::FEATURES
-            ))
+    fn sample(&self) -> Sample<'_> {
+        Sample::Checkers {
+            planes: self.position().planes(),
+            to_move: Some(self.side_to_move()),
         }
     }
 }
 
 impl TmEncoding for Hex {
-    const ENCODERS: &'static [&'static str] = &["hex-connection", "hex-connection-edges"];
+    const GAME: GameOf = GameOf::Hex;
+    const EXPORT_ENCODERS: &'static [Kind] = &[Kind::HexConnection, Kind::HexCompact];
 
     fn class_values(classes: usize) -> Result<Vec<f64>, String> {
         match classes {
             2 => Ok(vec![1.0, 0.0]),
             n => Err(format!(
-                "a Hex model needs 2 classes (red/Black wins, blue/White wins), not {n}"
+                "a Hex model needs 2 classes (Black wins, White wins), not {n}"
             )),
         }
     }
 
-    fn encode(&self, features: usize) -> Result<Vec<u8>, String> {
-        // The feature count tells the plain connection features from those with edges.
-        let (w, h) = (self.width(), self.height());
-        let encoder = [HexConnection::new(w, h), HexConnection::with_edges(w, h)]
-            .into_iter()
-            .find(|e| e.feature_count() == features)
-            .unwrap_or_else(|| HexConnection::new(w, h));
-        if encoder.feature_count() != features {
-            return Err(format!(
-                "the model evaluates {} boards, this game is {}x{} ({features} features, \
-                 not {})",
-                hex_model_board(features),
-                self.width(),
-                self.height(),
-                encoder.feature_count()
-            ));
-        }
-        let stones: Vec<Option<Color>> = (0..self.cell_count()).map(|c| self.stone(c)).collect();
-        encoder.encode_stones(&stones)
+    fn sample(&self) -> Sample<'_> {
+        Sample::Hex(self)
     }
 
-    fn check_features(features: usize) -> Result<(), String> {
-        // N cells give N(N+1) connection features, and two more with the edge symbols.
-        let is_connection = |f: usize| {
-            let cells = ((4.0 * f as f64 + 1.0).sqrt() as usize).saturating_sub(1) / 2;
-            f > 0 && cells * (cells + 1) == f
-        };
-        if is_connection(features) || (features > 2 && is_connection(features - 2)) {
-            Ok(())
-        } else {
-            Err(format!(
-                "{features} features is neither N(N+1) nor N(N+1)+2 for N cells, as the \
-                 hex-connection features of a board are"
-            ))
-        }
+    fn model_board(encoder: &Encoder, features: usize) -> Option<String> {
+        (1..=19).find_map(|side| {
+            let board = Hex::new(side, side).ok()?;
+            (encoder.feature_count(Sample::Hex(&board)).ok()? == features)
+                .then(|| format!("{side}x{side}"))
+        })
+    }
+
+    fn board_name(&self) -> Option<String> {
+        Some(format!("{}x{}", self.width(), self.height()))
     }
 }
 
-/// The board a `hex-connection` model of `features` inputs was trained on: `9x9` for a
-/// square board, else its cell count (`n` cells give n(n+1) features).
-fn hex_model_board(features: usize) -> String {
-    let cells = (0..=features).find(|n| n * (n + 1) >= features);
-    match cells {
-        Some(n) if n * (n + 1) == features => match (0..=n).find(|side| side * side >= n) {
-            Some(side) if side * side == n => format!("{side}x{side}"),
-            _ => format!("{n}-cell"),
-        },
-        _ => format!("unknown ({features} features)"),
+/// The encoder of a model: named in its file, or (for an inference export) the first of the
+/// game's plain encoders whose feature count fits the position.
+#[derive(Clone, Debug)]
+enum Encoding {
+    Named(Encoder),
+    ByCount(Vec<Encoder>),
+}
+
+impl Encoding {
+    fn for_sample(&self, sample: Sample, features: usize) -> Option<&Encoder> {
+        match self {
+            Encoding::Named(encoder) => Some(encoder),
+            Encoding::ByCount(list) => list
+                .iter()
+                .find(|e| e.feature_count(sample) == Ok(features)),
+        }
     }
 }
 
@@ -161,6 +141,8 @@ impl Scorer {
 /// A saved Tsetlin Machine used as an evaluator.
 pub struct TmEvaluator<G> {
     scorer: Scorer,
+    encoding: Encoding,
+    perspective: Perspective,
     features: usize,
     class_values: Vec<f64>,
     threshold: f64,
@@ -171,20 +153,31 @@ pub struct TmEvaluator<G> {
 }
 
 impl<G: TmEncoding> TmEvaluator<G> {
-    /// Loads the model (or inference export) at `path`; it must have been trained with
-    /// `G`'s encoder.
+    /// Loads the model (or inference export) at `path`; its encoder must read `G`'s
+    /// positions.
     pub fn load(path: &str) -> Result<TmEvaluator<G>, String> {
         let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
         if is_inference_export(&bytes) {
-            let model = read_inference(&bytes, path).map_err(|e| e.to_string())?;
-            G::check_features(model.features())
-                .map_err(|e| format!("{path}: an inference export from arena export with {e}"))?;
+            let export = read_export(&bytes, path).map_err(|e| e.to_string())?;
+            let model = export.model;
             let class_values =
                 G::class_values(model.classes()).map_err(|e| format!("{path}: {e}"))?;
+            let encoding = match export.encoder {
+                Some(name) => Encoding::Named(Self::encoder_of(path, &name)?),
+                None => {
+                    Encoding::ByCount(G::EXPORT_ENCODERS.iter().map(|&k| Encoder::of(k)).collect())
+                }
+            };
+            let perspective = match &encoding {
+                Encoding::Named(encoder) => encoder.perspective(),
+                Encoding::ByCount(_) => Perspective::Black,
+            };
             return Ok(TmEvaluator {
                 features: model.features(),
                 threshold: f64::from(model.threshold()),
                 scorer: Scorer::Compiled(model),
+                encoding,
+                perspective,
                 class_values,
                 graded: false,
                 warned: AtomicBool::new(false),
@@ -192,17 +185,7 @@ impl<G: TmEncoding> TmEvaluator<G> {
             });
         }
         let saved = SavedModel::from_bytes(&bytes, path).map_err(|e| e.to_string())?;
-        if !G::ENCODERS.contains(&saved.encoder.as_str()) {
-            return Err(format!(
-                "{path}: the model uses the '{}' encoder, this game needs {}",
-                saved.encoder,
-                G::ENCODERS
-                    .iter()
-                    .map(|e| format!("'{e}'"))
-                    .collect::<Vec<_>>()
-                    .join(" or ")
-            ));
-        }
+        let encoder = Self::encoder_of(path, &saved.encoder)?;
         let class_values =
             G::class_values(saved.machine.classes()).map_err(|e| format!("{path}: {e}"))?;
         let features = saved.machine.features();
@@ -214,6 +197,8 @@ impl<G: TmEncoding> TmEvaluator<G> {
         };
         Ok(TmEvaluator {
             scorer,
+            encoding: Encoding::Named(encoder),
+            perspective: encoder.perspective(),
             features,
             class_values,
             threshold,
@@ -221,6 +206,59 @@ impl<G: TmEncoding> TmEvaluator<G> {
             warned: AtomicBool::new(false),
             game: PhantomData,
         })
+    }
+
+    /// The encoder called `name` in the model file at `path`, if it reads `G`'s positions.
+    fn encoder_of(path: &str, name: &str) -> Result<Encoder, String> {
+        let encoder = Encoder::parse(name).map_err(|e| format!("{path}: {e}"))?;
+        if encoder.game() != G::GAME {
+            let ours: Vec<&str> = LIST
+                .iter()
+                .filter(|e| e.kind.game() == G::GAME)
+                .map(|e| e.name)
+                .collect();
+            return Err(format!(
+                "{path}: the model uses the '{name}' encoder; this game's models use {}",
+                ours.join(" or ")
+            ));
+        }
+        Ok(encoder)
+    }
+
+    /// Appends `position`'s features to `out`, or says why the model cannot read it.
+    fn encode(&self, position: &G, out: &mut Vec<u8>) -> Result<(), String> {
+        let sample = position.sample();
+        let encoder = self.encoding.for_sample(sample, self.features);
+        let count = encoder.map(|e| e.feature_count(sample));
+        match (encoder, count) {
+            (Some(encoder), Some(Ok(n))) if n == self.features => encoder.encode(sample, out),
+            (Some(encoder), Some(Ok(n))) => Err(
+                match (
+                    G::model_board(encoder, self.features),
+                    position.board_name(),
+                ) {
+                    (Some(model), Some(board)) => format!(
+                        "the model evaluates {model} boards, this game is {board} ({} \
+                         features, not {n})",
+                        self.features
+                    ),
+                    _ => format!(
+                        "the model reads {} features of {}, this position gives {n}",
+                        self.features,
+                        encoder.name()
+                    ),
+                },
+            ),
+            (_, Some(Err(e))) => Err(e),
+            _ => Err(format!(
+                "no encoder of this game gives the export's {} features{}",
+                self.features,
+                position
+                    .board_name()
+                    .map(|b| format!(" on {b}"))
+                    .unwrap_or_default()
+            )),
+        }
     }
 
     /// The same machine valuing a position by all its votes: each class weighted by
@@ -232,11 +270,12 @@ impl<G: TmEncoding> TmEvaluator<G> {
         self
     }
 
-    /// The value of one position's class sums, for the side to move.
+    /// The value of one position's class sums (for the model's perspective side), turned to
+    /// the side to move.
     fn value(&self, sums: &[i32], to_move: Color) -> Value {
         let mut order: Vec<usize> = (0..sums.len()).collect();
         order.sort_by_key(|&c| (std::cmp::Reverse(sums[c]), c));
-        let black = if self.graded {
+        let seen = if self.graded {
             let weights: Vec<f64> = sums
                 .iter()
                 .map(|&s| (4.0 * f64::from(s - sums[order[0]]) / self.threshold).exp())
@@ -252,11 +291,12 @@ impl<G: TmEncoding> TmEvaluator<G> {
             self.class_values[order[0]]
         };
         let margin = f64::from(sums[order[0]] - sums[order[1]]);
-        let value = if to_move == Color::Black {
-            black
-        } else {
-            1.0 - black
+        let seen_by = match self.perspective {
+            Perspective::Black => Color::Black,
+            Perspective::White => Color::White,
+            Perspective::Mover => to_move,
         };
+        let value = if to_move == seen_by { seen } else { 1.0 - seen };
         Value {
             value,
             certainty: Some((margin / (2.0 * self.threshold)).clamp(0.0, 1.0)),
@@ -266,16 +306,18 @@ impl<G: TmEncoding> TmEvaluator<G> {
 
 impl<G: TmEncoding> Evaluator<G> for TmEvaluator<G> {
     fn check(&self, game: &G) -> Result<(), String> {
-        game.encode(self.features).map(|_| ())
+        self.encode(game, &mut Vec::new())
     }
 
     fn evaluate(&self, positions: &[G]) -> Vec<Value> {
         let features = self.features;
         let mut data = Dataset::unnamed(features);
         let mut encodable = Vec::with_capacity(positions.len());
+        let mut bits = Vec::with_capacity(features);
         for position in positions {
-            match position.encode(features) {
-                Ok(bits) => {
+            bits.clear();
+            match self.encode(position, &mut bits) {
+                Ok(()) => {
                     data.push(&bits, 0);
                     encodable.push(true);
                 }

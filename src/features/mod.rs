@@ -1,157 +1,212 @@
 //! Booleanizers: game positions to bit vectors (with feature names) for learning.
 //!
-//! Encoders work on plain arrays, not on the game types, so that datasets and evaluators
-//! share one definition:
+//! [`encoder`] is the registry: every encoder by name, version and options, as the command
+//! line and model files name them. The encodings themselves:
 //! - [`hex_connection`]: seed 000's Hex symbols: cell occupancy `B_x_y` / `R_x_y` and
-//!   same-group pairs `CB_x0_y0_x1_y1` / `CR_...` (N^2(N^2+1) features);
-//!   with [`Encoder::HexConnectionEdges`], two "has connected its edges" symbols more;
+//!   same-group pairs `CB_x0_y0_x1_y1` / `CR_...` (N^2(N^2+1) features), optionally the
+//!   two "has connected its edges" symbols;
+//! - [`hex_compact`]: 20 features a cell (groups on edges, two-distance bins, best paths),
+//!   for the boards where the connection pairs do not scale;
 //! - [`checkers_planes`]: seed 001's 4 planes x 32 squares of English checkers, and their
-//!   convolution geometry (a [`crate::tm::patches::PatchGrid`]).
-//!
-//! [`Encoder`] names them for the command line and for model files.
+//!   convolution geometry (a [`crate::tm::patches::PatchGrid`]);
+//! - [`checkers_meta`]: seed 001's seven metadata attributes as thermometers.
 
+pub mod checkers_meta;
 pub mod checkers_planes;
+pub mod encoder;
+pub mod hex_compact;
 pub mod hex_connection;
 
-/// The feature encoders a dataset or a model can name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Encoder {
-    /// Raw 0/1 columns, named by the CSV header (or `x0`, `x1`, ...).
-    Csv,
-    /// [`hex_connection`] features from a CSV of cells in {-1, 0, 1} and a winner column.
-    HexConnection,
-    /// [`hex_connection`] features and the two "has connected its edges" symbols.
-    HexConnectionEdges,
-    /// [`checkers_planes`]: the 128 plane columns with their square names.
-    CheckersPlanes,
-}
-
-impl Encoder {
-    /// Every encoder.
-    pub const ALL: [Encoder; 4] = [
-        Encoder::Csv,
-        Encoder::HexConnection,
-        Encoder::HexConnectionEdges,
-        Encoder::CheckersPlanes,
-    ];
-
-    /// The name used on the command line and in model files.
-    pub fn name(self) -> &'static str {
-        match self {
-            Encoder::Csv => "csv",
-            Encoder::HexConnection => "hex-connection",
-            Encoder::HexConnectionEdges => "hex-connection-edges",
-            Encoder::CheckersPlanes => "checkers-planes",
-        }
-    }
-
-    /// The encoder called `name`.
-    pub fn parse(name: &str) -> Result<Encoder, String> {
-        Encoder::ALL
-            .into_iter()
-            .find(|e| e.name() == name)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Encoder::ALL.iter().map(|e| e.name()).collect();
-                format!("unknown encoder '{name}' (known: {})", names.join(", "))
-            })
-    }
-}
-
+use crate::game::hex::Hex;
+use crate::game::Color;
 use crate::tm::data::{DataError, Dataset};
+pub use encoder::Encoder;
+use encoder::Sample;
 use std::path::Path;
 
-/// Reads a dataset file through `encoder`:
-/// - [`Encoder::Csv`]: 0/1 columns, label last (see [`Dataset::read_csv`]);
-/// - [`Encoder::HexConnection`]: a square board's cells in {-1, 0, 1} (row-major, seed 000's
-///   `cell_r_c` columns), then the winner (1 blue -> class 1, -1 red -> class 0);
-/// - [`Encoder::HexConnectionEdges`]: the same cells, with the two edge symbols;
-/// - [`Encoder::CheckersPlanes`]: the 128 plane columns then the label, named by square.
-pub fn read_dataset(path: &Path, encoder: Encoder) -> Result<Dataset, DataError> {
-    match encoder {
-        Encoder::Csv => Dataset::read_csv(path),
-        Encoder::CheckersPlanes => {
-            let mut data = Dataset::read_csv(path)?;
-            if data.features() != checkers_planes::FEATURES {
-                return Err(DataError {
-                    path: path.display().to_string(),
-                    location: "file".into(),
-                    message: format!("{} feature columns, expected 128", data.features()),
-                });
-            }
-            data.feature_names = checkers_planes::feature_names();
-            Ok(data)
-        }
-        Encoder::HexConnection => read_hex_cells(path, false),
-        Encoder::HexConnectionEdges => read_hex_cells(path, true),
+/// Reads a dataset file through `encoder`, streaming it line by line:
+/// - `csv`: 0/1 columns, label last (see [`Dataset::read_csv`]);
+/// - Hex encoders: a square board's cells in {-1, 0, 1} (row-major, seed 000's `cell_r_c`
+///   columns: -1 Black, who joins top and bottom, 1 White), then the winner (-1 Black ->
+///   class 0, 1 White -> class 1); the side to move follows from the stone counts;
+/// - checkers encoders: the 128 plane columns (seed 001), optionally `black_to_move` (1 or
+///   0, as `arena dataset` writes it), then the label from Black's view (0 loss, 1 win,
+///   2 draw).
+pub fn read_dataset(path: &Path, encoder: &Encoder) -> Result<Dataset, DataError> {
+    use encoder::GameOf;
+    match encoder.game() {
+        GameOf::Any => Dataset::read_csv(path),
+        GameOf::Hex => read_boards(path, encoder, hex_row),
+        GameOf::Checkers => read_boards(path, encoder, checkers_row),
     }
 }
 
-fn read_hex_cells(path: &Path, edges: bool) -> Result<Dataset, DataError> {
+/// A dataset row read as a position: the position and its dataset class.
+enum Board {
+    Hex(Box<Hex>),
+    Checkers {
+        planes: [u32; 4],
+        to_move: Option<Color>,
+    },
+}
+
+impl Board {
+    fn sample(&self) -> Sample<'_> {
+        match self {
+            Board::Hex(game) => Sample::Hex(game),
+            Board::Checkers { planes, to_move } => Sample::Checkers {
+                planes: *planes,
+                to_move: *to_move,
+            },
+        }
+    }
+}
+
+/// A row's cell values and class, or what is wrong with it (and in which column).
+type RowResult = Result<(Board, u32), (Option<usize>, String)>;
+
+fn hex_row(fields: &[&str]) -> RowResult {
+    let (winner, values) = fields.split_last().expect("a row has a field");
+    let side = (values.len() as f64).sqrt().round() as usize;
+    if side * side != values.len() || side == 0 {
+        return Err((
+            None,
+            format!("{} cell columns is not a square board", values.len()),
+        ));
+    }
+    let mut stones = Vec::with_capacity(values.len());
+    for (c, v) in values.iter().enumerate() {
+        stones.push(match *v {
+            "-1" => Some(Color::Black),
+            "1" => Some(Color::White),
+            "0" => None,
+            _ => return Err((Some(c + 1), format!("expected -1, 0 or 1, got '{v}'"))),
+        });
+    }
+    let class = match *winner {
+        "-1" => 0,
+        "1" => 1,
+        other => {
+            return Err((
+                Some(fields.len()),
+                format!("winner must be 1 or -1, got '{other}'"),
+            ))
+        }
+    };
+    let mut game = Hex::new(side, side).map_err(|e| (None, e.to_string()))?;
+    let black = stones.iter().filter(|s| **s == Some(Color::Black)).count();
+    let white = stones.iter().filter(|s| **s == Some(Color::White)).count();
+    game.set_stones(&stones);
+    game.set_side_to_move(if black > white {
+        Color::White
+    } else {
+        Color::Black
+    });
+    Ok((Board::Hex(Box::new(game)), class))
+}
+
+fn checkers_row(fields: &[&str]) -> RowResult {
+    let (label, values) = fields.split_last().expect("a row has a field");
+    let (squares, to_move) = match values.len() {
+        n if n == checkers_planes::FEATURES => (values, None),
+        n if n == checkers_planes::FEATURES + 1 => {
+            let side = match values[n - 1] {
+                "1" => Color::Black,
+                "0" => Color::White,
+                other => {
+                    return Err((
+                        Some(n),
+                        format!("black_to_move must be 1 or 0, got '{other}'"),
+                    ))
+                }
+            };
+            (&values[..n - 1], Some(side))
+        }
+        n => {
+            return Err((
+                None,
+                format!("{n} feature columns, expected the 128 planes (and black_to_move at most)"),
+            ))
+        }
+    };
+    let mut planes = [0u32; 4];
+    for (i, v) in squares.iter().enumerate() {
+        match *v {
+            "0" => {}
+            "1" => planes[i / 32] |= 1 << (i % 32),
+            _ => return Err((Some(i + 1), format!("expected 0 or 1, got '{v}'"))),
+        }
+    }
+    let class = match *label {
+        "0" => 0,
+        "1" => 1,
+        "2" => 2,
+        other => {
+            return Err((
+                Some(fields.len()),
+                format!("label must be 0, 1 or 2, got '{other}'"),
+            ))
+        }
+    };
+    Ok((Board::Checkers { planes, to_move }, class))
+}
+
+/// Reads board rows (a header line is skipped) and encodes each through `encoder`.
+fn read_boards(
+    path: &Path,
+    encoder: &Encoder,
+    parse: fn(&[&str]) -> RowResult,
+) -> Result<Dataset, DataError> {
+    use std::io::BufRead as _;
     let source = path.display().to_string();
     let err = |location: String, message: String| DataError {
         path: source.clone(),
         location,
         message,
     };
-    let text = std::fs::read_to_string(path).map_err(|e| err("file".into(), e.to_string()))?;
-    let mut data: Option<(hex_connection::HexConnection, Dataset)> = None;
-    let mut cells = Vec::new();
-    for (index, line) in text.lines().enumerate() {
+    let file = std::fs::File::open(path).map_err(|e| err("file".into(), e.to_string()))?;
+    let mut data: Option<Dataset> = None;
+    let mut bits = Vec::new();
+    for (index, line) in std::io::BufReader::new(file).lines().enumerate() {
         let n = index + 1;
+        let line = line.map_err(|e| err(format!("line {n}"), e.to_string()))?;
         let fields: Vec<&str> = line.split(',').map(str::trim).collect();
-        if line.trim().is_empty() || (index == 0 && fields[0].parse::<i8>().is_err()) {
+        let is_header = index == 0 && fields[0].parse::<i8>().is_err();
+        if line.trim().is_empty() || is_header {
             continue;
         }
-        let (winner, values) = fields.split_last().expect("split gives one field");
-        let side = (values.len() as f64).sqrt().round() as usize;
-        if side * side != values.len() || side == 0 {
-            return Err(err(
-                format!("line {n}"),
-                format!("{} cell columns is not a square board", values.len()),
-            ));
-        }
-        cells.clear();
-        for (c, v) in values.iter().enumerate() {
-            match v.parse::<i8>() {
-                Ok(x) if (-1..=1).contains(&x) => cells.push(x),
-                _ => {
-                    return Err(err(
-                        format!("line {n}, column {}", c + 1),
-                        format!("expected -1, 0 or 1, got '{v}'"),
-                    ))
-                }
-            }
-        }
-        let label = match *winner {
-            "1" => 1,
-            "-1" => 0,
-            other => {
-                return Err(err(
-                    format!("line {n}, last column"),
-                    format!("winner must be 1 or -1, got '{other}'"),
-                ))
-            }
-        };
-        let (enc, ds) = data.get_or_insert_with(|| {
-            let enc = if edges {
-                hex_connection::HexConnection::with_edges(side, side)
-            } else {
-                hex_connection::HexConnection::new(side, side)
+        let (board, class) = parse(&fields).map_err(|(column, message)| {
+            let location = match column {
+                Some(c) => format!("line {n}, column {c}"),
+                None => format!("line {n}"),
             };
-            let ds = Dataset::with_names(enc.feature_names());
-            (enc, ds)
-        });
-        if enc.cells() != cells.len() {
-            return Err(err(
-                format!("line {n}"),
-                format!("{} cells, expected {}", cells.len(), enc.cells()),
-            ));
+            err(location, message)
+        })?;
+        let mirror = match (&board, encoder.fold) {
+            (Board::Hex(game), true) => Some(Board::Hex(Box::new(encoder::hex_mirror(game)))),
+            _ => None,
+        };
+        let rows = [Some((board, class)), mirror.map(|m| (m, 1 - class))];
+        for (board, class) in rows.into_iter().flatten() {
+            let sample = board.sample();
+            let at = |m: String| err(format!("line {n}"), m);
+            let ds = match &mut data {
+                Some(ds) => ds,
+                None => data.insert(Dataset::with_names(
+                    encoder.feature_names(sample).map_err(at)?,
+                )),
+            };
+            bits.clear();
+            encoder.encode(sample, &mut bits).map_err(at)?;
+            if bits.len() != ds.features() {
+                return Err(at(format!(
+                    "{} features, the rows before gave {} (a board of another size?)",
+                    bits.len(),
+                    ds.features()
+                )));
+            }
+            ds.push(&bits, encoder.class_of(sample, class).map_err(at)?);
         }
-        let features = enc
-            .encode(&cells)
-            .map_err(|m| err(format!("line {n}"), m))?;
-        ds.push(&features, label);
     }
-    data.map(|(_, ds)| ds)
-        .ok_or_else(|| err("file".into(), "no samples".into()))
+    data.ok_or_else(|| err("file".into(), "no samples".into()))
 }

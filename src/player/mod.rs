@@ -5,6 +5,7 @@
 pub mod spec;
 
 use crate::eval::{EvalGame, Evaluator};
+use crate::game::Color;
 use crate::rng::Rng;
 use crate::search::alphabeta::{score_value, AlphaBeta};
 use crate::search::avgtree::{self, AvgTreeConfig};
@@ -46,6 +47,8 @@ pub const MAX_AVGTREE_DEPTH: u32 = 8;
 pub const MAX_EXPAND: u32 = 1_000_000;
 
 const EVAL_DOC: &str = "evaluator spec (see the evaluator list; default: the game's own)";
+const EVAL_WHITE_DOC: &str = "evaluator used when the player has White (default: eval), as the \
+                              checkers thesis's player kept one model per colour";
 
 /// Every player kind with its options.
 pub const PLAYERS: &[PlayerKind] = &[
@@ -57,7 +60,7 @@ pub const PLAYERS: &[PlayerKind] = &[
     PlayerKind {
         name: "greedy",
         doc: "the move whose resulting position the evaluator likes best (one ply)",
-        options: &[("eval", EVAL_DOC)],
+        options: &[("eval", EVAL_DOC), ("eval-white", EVAL_WHITE_DOC)],
     },
     PlayerKind {
         name: "avgtree",
@@ -69,6 +72,7 @@ pub const PLAYERS: &[PlayerKind] = &[
                 "plies, 1 to 8, fewer where the tree would pass 4 million positions (default 3)",
             ),
             ("eval", EVAL_DOC),
+            ("eval-white", EVAL_WHITE_DOC),
             ("win", "value of a forced win (default 9)"),
             ("loss", "value of a forced loss (default -9)"),
         ],
@@ -85,6 +89,7 @@ pub const PLAYERS: &[PlayerKind] = &[
             ("time", "time per move: 500ms, 2s, 1.5"),
             ("nodes", "node limit per move, at most 10^12"),
             ("eval", EVAL_DOC),
+            ("eval-white", EVAL_WHITE_DOC),
             (
                 "tt",
                 "transposition table size as a power of two, 10 to 26 (default 20)",
@@ -158,6 +163,8 @@ pub struct Player<G: SearchGame> {
     evaluator: Arc<dyn Evaluator<G>>,
     /// The evaluator's spec (named when it cannot judge a game).
     eval_spec: String,
+    /// The evaluator used when the player has White, and its spec, if not `evaluator`.
+    white: Option<(Arc<dyn Evaluator<G>>, String)>,
     limits: Limits,
     /// Scratch move list of the random player.
     moves: Vec<G::Move>,
@@ -199,6 +206,7 @@ impl<G: SearchGame> Player<G> {
             })?;
         let mut limits = Limits::default();
         let mut eval_spec = G::DEFAULT_EVAL.to_string();
+        let mut white_spec = None;
         let mut avg = AvgTreeConfig::default();
         let mut mcts = MctsConfig::<G>::default();
         let mut mcts_eval = false;
@@ -220,6 +228,7 @@ impl<G: SearchGame> Player<G> {
                     eval_spec = value.clone();
                     mcts_eval = true;
                 }
+                "eval-white" => white_spec = Some(value.clone()),
                 "time" => limits.time = Some(read(key, value, parse_duration)?),
                 "playouts" => {
                     limits.playouts = Some(read(key, value, |v| bounded(v, 1, MAX_PLAYOUTS))?)
@@ -273,6 +282,15 @@ impl<G: SearchGame> Player<G> {
         let evaluator = G::evaluators()
             .build(&eval_spec)
             .map_err(|e| SpecError::new(format!("eval={eval_spec}"), e.message))?;
+        let white = match white_spec {
+            Some(spec) => Some((
+                G::evaluators()
+                    .build(&spec)
+                    .map_err(|e| SpecError::new(format!("eval-white={spec}"), e.message))?,
+                spec,
+            )),
+            None => None,
+        };
         if mcts_eval {
             mcts.evaluator = Some(evaluator.clone());
         }
@@ -300,6 +318,7 @@ impl<G: SearchGame> Player<G> {
             search,
             evaluator,
             eval_spec,
+            white,
             limits,
             moves: Vec::new(),
         })
@@ -314,7 +333,11 @@ impl<G: SearchGame> Player<G> {
         eval_name: &str,
     ) -> Result<Player<G>, SpecError> {
         let parsed = Spec::parse(search_spec)?;
-        if let Some((key, value)) = parsed.options.iter().find(|(key, _)| key == "eval") {
+        if let Some((key, value)) = parsed
+            .options
+            .iter()
+            .find(|(key, _)| key == "eval" || key == "eval-white")
+        {
             return Err(SpecError::new(
                 format!("{key}={value}"),
                 "this player's evaluator is given, not named",
@@ -347,7 +370,13 @@ impl<G: SearchGame> Player<G> {
     pub fn check_game(&self, game: &G) -> Result<(), SpecError> {
         self.evaluator
             .check(game)
-            .map_err(|message| SpecError::new(format!("eval={}", self.eval_spec), message))
+            .map_err(|message| SpecError::new(format!("eval={}", self.eval_spec), message))?;
+        match &self.white {
+            Some((evaluator, spec)) => evaluator
+                .check(game)
+                .map_err(|message| SpecError::new(format!("eval-white={spec}"), message)),
+            None => Ok(()),
+        }
     }
 
     /// The limits the spec sets (protocols combine them with the clock).
@@ -375,18 +404,22 @@ impl<G: SearchGame> Player<G> {
     /// (value, depth, nodes, playouts, visits).
     pub fn decide(&mut self, game: &G, limits: &Limits, rng: &mut Rng) -> Decision<G::Move> {
         let limits = self.limits.overridden_by(limits);
+        let evaluator = match &self.white {
+            Some((white, _)) if game.side_to_move() == Color::White => white.as_ref(),
+            _ => self.evaluator.as_ref(),
+        };
         match &mut self.search {
             Search::Random => Decision::bare(game.random_move(rng, &mut self.moves)),
-            Search::Greedy => greedy::choose(game, self.evaluator.as_ref(), rng),
+            Search::Greedy => greedy::choose(game, evaluator, rng),
             Search::AvgTree(config) => {
                 let mut config = *config;
                 if let Some(depth) = limits.depth {
                     config.depth = depth;
                 }
-                avgtree::choose(game, self.evaluator.as_ref(), &config, rng)
+                avgtree::choose(game, evaluator, &config, rng)
             }
             Search::AlphaBeta(search) => {
-                let report = search.search(game, self.evaluator.as_ref(), &limits, rng);
+                let report = search.search(game, evaluator, &limits, rng);
                 Decision {
                     best: report.best,
                     value: report.best.map(|_| score_value(report.score)),
@@ -464,6 +497,39 @@ mod tests {
 
     fn error(spec: &str) -> SpecError {
         Player::<TicTacToe>::from_spec(spec).unwrap_err()
+    }
+
+    #[test]
+    fn a_white_evaluator_decides_the_white_moves_only() {
+        let mut game = crate::game::hex::Hex::new(5, 5).unwrap();
+        let choose = |spec: &str, game: &crate::game::hex::Hex| {
+            Player::from_spec(spec)
+                .unwrap()
+                .choose(game, &Limits::default(), &mut seeded(3))
+        };
+        let both = "greedy:eval=random:1,eval-white=random:2";
+        let mut differ = false;
+        for _ in 0..6 {
+            let own = if game.side_to_move() == Color::White {
+                "greedy:eval=random:2"
+            } else {
+                "greedy:eval=random:1"
+            };
+            let other = own
+                .replace(":1", ":0")
+                .replace(":2", ":1")
+                .replace(":0", ":2");
+            let mv = choose(both, &game).unwrap();
+            assert_eq!(Some(mv), choose(own, &game));
+            differ |= Some(mv) != choose(&other, &game);
+            game.play(mv);
+        }
+        assert!(
+            differ,
+            "the two evaluators never disagreed: the test proves nothing"
+        );
+        assert!(Player::<TicTacToe>::from_spec("mcts:eval-white=random").is_err());
+        assert!(Player::<TicTacToe>::from_spec("greedy:eval-white=nonsense").is_err());
     }
 
     #[test]

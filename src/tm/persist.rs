@@ -11,8 +11,9 @@
 //! load. Files are written to a temporary file and renamed. A loaded machine predicts
 //! exactly as the saved one; further training restarts its random streams from the seed.
 //!
-//! The inference export (magic `TMBOTIM\0`, version 1) keeps only what prediction needs:
-//! feature count (u64), class count (u64), T (u32), clause count (u64), then per non-empty
+//! The inference export (magic `TMBOTIM\0`, version 2) keeps only what prediction needs:
+//! feature count (u64), class count (u64), T (u32), the encoder's name (u32 length, UTF-8;
+//! version 1 files, which lack it, still load), clause count (u64), then per non-empty
 //! clause its literal count (u32), literals (u32 each, `0..F` plain, `F..2F` negated) and
 //! one signed weight per class (i32), and the same checksum. [`read_inference`] turns it
 //! into an [`InferenceModel`].
@@ -38,7 +39,7 @@ const KIND_CONV: u8 = 2;
 const KIND_COALESCED: u8 = 3;
 const INFERENCE_MAGIC: &[u8; 8] = b"TMBOTIM\0";
 /// Format version of the inference export.
-pub const INFERENCE_VERSION: u32 = 1;
+pub const INFERENCE_VERSION: u32 = 2;
 
 /// Why a model file could not be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -523,19 +524,26 @@ pub fn inference_bytes(model: &SavedModel) -> Result<Vec<u8>, String> {
         &compiled,
         model.machine.features(),
         model.machine.params().threshold,
+        &model.encoder,
     ))
 }
 
 /// The inference export of a compiled model (of any machine, e.g.
-/// [`crate::tm::CoalescedTm::compile`]) over `features` features with vote clamp
-/// `threshold`.
-pub fn export_compiled(compiled: &InferenceModel, features: usize, threshold: i32) -> Vec<u8> {
+/// [`crate::tm::CoalescedTm::compile`]) over `features` features read through `encoder`
+/// (its name as model files keep it), with vote clamp `threshold`.
+pub fn export_compiled(
+    compiled: &InferenceModel,
+    features: usize,
+    threshold: i32,
+    encoder: &str,
+) -> Vec<u8> {
     let mut w = Writer(Vec::new());
     w.0.extend_from_slice(INFERENCE_MAGIC);
     w.u32(INFERENCE_VERSION);
     w.u64(features as u64);
     w.u64(compiled.classes() as u64);
     w.u32(threshold as u32);
+    w.text(encoder);
     w.u64(compiled.clauses().len() as u64);
     for clause in compiled.clauses() {
         w.u32(clause.literals.len() as u32);
@@ -568,12 +576,26 @@ pub fn is_inference_export(bytes: &[u8]) -> bool {
     bytes.starts_with(INFERENCE_MAGIC)
 }
 
-/// Reads an inference export; `source` names the bytes in errors.
-pub fn read_inference(bytes: &[u8], source: &str) -> Result<InferenceModel, ModelError> {
+/// An inference export as read: the model and its encoder's name (absent in version 1
+/// files).
+pub struct Export {
+    /// The compiled model.
+    pub model: InferenceModel,
+    /// The feature encoder, as the model file named it.
+    pub encoder: Option<String>,
+}
+
+/// Reads an inference export with its encoder; `source` names the bytes in errors.
+pub fn read_export(bytes: &[u8], source: &str) -> Result<Export, ModelError> {
     parse_inference(bytes).map_err(|message| ModelError::Format {
         path: source.to_string(),
         message,
     })
+}
+
+/// Reads an inference export; `source` names the bytes in errors.
+pub fn read_inference(bytes: &[u8], source: &str) -> Result<InferenceModel, ModelError> {
+    read_export(bytes, source).map(|e| e.model)
 }
 
 /// Loads an inference export from `path`.
@@ -585,7 +607,7 @@ pub fn load_inference(path: &Path) -> Result<InferenceModel, ModelError> {
     read_inference(&bytes, &path.display().to_string())
 }
 
-fn parse_inference(bytes: &[u8]) -> Result<InferenceModel, String> {
+fn parse_inference(bytes: &[u8]) -> Result<Export, String> {
     if bytes.len() < INFERENCE_MAGIC.len() || &bytes[..INFERENCE_MAGIC.len()] != INFERENCE_MAGIC {
         return Err("not a tmbot inference export (bad magic)".into());
     }
@@ -593,9 +615,9 @@ fn parse_inference(bytes: &[u8]) -> Result<InferenceModel, String> {
         return Err(format!("truncated: only {} bytes", bytes.len()));
     }
     let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-    if version != INFERENCE_VERSION {
+    if !(1..=INFERENCE_VERSION).contains(&version) {
         return Err(format!(
-            "inference export version {version}, this program reads {INFERENCE_VERSION}"
+            "inference export version {version}, this program reads 1 to {INFERENCE_VERSION}"
         ));
     }
     let (body, tail) = bytes.split_at(bytes.len() - 8);
@@ -615,6 +637,11 @@ fn parse_inference(bytes: &[u8]) -> Result<InferenceModel, String> {
     if threshold < 1 {
         return Err(format!("T must be at least 1, got {threshold}"));
     }
+    let encoder = if version >= 2 {
+        Some(r.text("encoder name")?)
+    } else {
+        None
+    };
     // Every clause takes at least 4 + 4 * classes bytes: bound the count before allocating.
     let clause_count = r.size("clause count", body.len() / (4 + 4 * classes))?;
     let mut clauses = Vec::with_capacity(clause_count);
@@ -648,5 +675,8 @@ fn parse_inference(bytes: &[u8]) -> Result<InferenceModel, String> {
             body.len() - r.at
         ));
     }
-    Ok(InferenceModel::new(features, classes, threshold, clauses))
+    Ok(Export {
+        model: InferenceModel::new(features, classes, threshold, clauses),
+        encoder,
+    })
 }

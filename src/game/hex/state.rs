@@ -228,6 +228,15 @@ impl Hex {
         })
     }
 
+    /// Whether `cell` holds a stone of `color` whose group touches the colour's first edge
+    /// (`far` false: Black's top row, White's left column) or its second.
+    pub fn group_touches_edge(&self, cell: usize, color: Color, far: bool) -> bool {
+        self.stone(cell) == Some(color)
+            && self
+                .groups
+                .connected(cell as u16, self.edge_node(color, far))
+    }
+
     /// The maker-breaker fill test (see [`Board::has_lost`]): whether `color` has lost
     /// whatever is played, because even every empty cell would not connect it.
     pub fn has_lost(&self, color: Color) -> bool {
@@ -295,6 +304,25 @@ impl Hex {
     /// Setup: puts `stone` (or nothing) on `cell` (which must be on the board) directly. The edited position becomes the
     /// new start of the record: the history is cleared, so undo stops here.
     pub fn set_stone(&mut self, cell: usize, stone: Option<Color>) {
+        self.put_stone(cell, stone);
+        self.rebuild_groups();
+    }
+
+    /// Setup of the whole board at once: `stones[cell]` on every cell (one per cell of the
+    /// board), as [`Hex::set_stone`] does one by one.
+    pub fn set_stones(&mut self, stones: &[Option<Color>]) {
+        assert_eq!(
+            stones.len(),
+            self.cell_count(),
+            "one stone or none per cell"
+        );
+        for (cell, &stone) in stones.iter().enumerate() {
+            self.put_stone(cell, stone);
+        }
+        self.rebuild_groups();
+    }
+
+    fn put_stone(&mut self, cell: usize, stone: Option<Color>) {
         if let Some(old) = self.stone(cell) {
             self.board.clear(cell);
             self.hash ^= stone_key(old, cell);
@@ -303,6 +331,10 @@ impl Hex {
             self.board.put(cell, color);
             self.hash ^= stone_key(color, cell);
         }
+    }
+
+    /// Forgets the history and joins the groups of the stones on the board anew.
+    fn rebuild_groups(&mut self) {
         self.history.clear();
         self.groups = UnionFind::new(self.cell_count() + 4);
         for color in Color::BOTH {

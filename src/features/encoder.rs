@@ -1,0 +1,613 @@
+//! The encoder registry: every way a position becomes a Tsetlin Machine's input, by name,
+//! with its version and options, and what the classes of a model trained through it mean.
+//!
+//! An encoder is written `name[@version][:option=value,...]`, e.g. `hex-connection`,
+//! `hex-connection:edges=on,to-move=on`, `checkers-planes:view=mover`; model files keep the
+//! canonical form (version always, options only where they differ from the default), so
+//! `eval=tm:PATH` needs nothing more. [`Encoder::LIST`] documents every name and option.
+//!
+//! Labels: datasets give Hex classes as seed 000 does (0: Black, who joins top and bottom,
+//! wins; 1: White wins) and checkers classes from Black's view as seed 001 does (0 loss,
+//! 1 win, 2 draw). An encoder may train its model on another view ([`Perspective`]):
+//! `labels=white` swaps win and loss (the thesis's White model), `view=mover` turns board
+//! and labels to the side to move.
+
+use super::{checkers_meta, checkers_planes, hex_compact, hex_connection::HexConnection};
+use crate::game::hex::Hex;
+use crate::game::{Color, Game};
+
+/// An encoder family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Raw 0/1 columns, named by the CSV header.
+    Csv,
+    /// Seed 000's Hex cells and same-group pairs.
+    HexConnection,
+    /// Per-cell groups, two-distances and potentials ([`hex_compact`]).
+    HexCompact,
+    /// Seed 001's 4 planes x 32 squares.
+    CheckersPlanes,
+    /// Seed 001's seven metadata attributes as thermometers ([`checkers_meta`]).
+    CheckersMeta,
+}
+
+/// Which game an encoder reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameOf {
+    /// Any 0/1 table.
+    Any,
+    /// Hex boards.
+    Hex,
+    /// English checkers boards.
+    Checkers,
+}
+
+/// Whose outcome a model's classes give.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Perspective {
+    /// Black's (seed 000's Hex classes: 0 Black wins, 1 White wins; checkers: 0 loss,
+    /// 1 win, 2 draw for Black).
+    Black,
+    /// White's (checkers 0 loss, 1 win, 2 draw for White).
+    White,
+    /// The side to move's.
+    Mover,
+}
+
+/// One entry of the registry: family, name, version and documented options.
+pub struct Entry {
+    /// The family.
+    pub kind: Kind,
+    /// The name on the command line.
+    pub name: &'static str,
+    /// The current version (a model of a newer one is refused).
+    pub version: u32,
+    /// What it encodes.
+    pub doc: &'static str,
+    /// `(option, doc)` pairs.
+    pub options: &'static [(&'static str, &'static str)],
+}
+
+const FOLD_DOC: &str = "on: training sets also hold each position's colour-swapped transpose, \
+                        with the winner swapped (default off)";
+const VIEW_DOC: &str = "black: board and labels as Black sees them; mover: turned so the side \
+                        to move plays Black (needs the side to move in the data) (default black)";
+const LABELS_DOC: &str = "black or white: whose win the classes give (white swaps win and loss, \
+                          the thesis's White model) (default black)";
+
+/// Every encoder.
+pub const LIST: &[Entry] = &[
+    Entry {
+        kind: Kind::Csv,
+        name: "csv",
+        version: 1,
+        doc: "the 0/1 columns of a CSV as they are, label last",
+        options: &[],
+    },
+    Entry {
+        kind: Kind::HexConnection,
+        name: "hex-connection",
+        version: 1,
+        doc: "seed 000: cell occupancy and same-group pairs, N(N+1) features for N cells",
+        options: &[
+            (
+                "edges",
+                "on: one 'has connected its edges' symbol per colour (default off)",
+            ),
+            (
+                "to-move",
+                "on: a symbol true when Black is to move (default off)",
+            ),
+            ("fold", FOLD_DOC),
+        ],
+    },
+    Entry {
+        kind: Kind::HexCompact,
+        name: "hex-compact",
+        version: 1,
+        doc: "per cell: stones, groups on edges, two-distance bins, best-path cells; \
+              potentials and the side to move (20 features a cell)",
+        options: &[("fold", FOLD_DOC)],
+    },
+    Entry {
+        kind: Kind::CheckersPlanes,
+        name: "checkers-planes",
+        version: 1,
+        doc: "seed 001: black men, black kings, white men, white kings on 32 squares",
+        options: &[("view", VIEW_DOC), ("labels", LABELS_DOC)],
+    },
+    Entry {
+        kind: Kind::CheckersMeta,
+        name: "checkers-meta",
+        version: 1,
+        doc: "seed 001's metadata: men, kings, edge pieces, centres of mass (70 thermometer bits)",
+        options: &[("view", VIEW_DOC), ("labels", LABELS_DOC)],
+    },
+];
+
+/// A readable list of every encoder, its version and options.
+pub fn listing() -> String {
+    let mut text = String::from("encoders (NAME[@VERSION][:OPTION=VALUE,...]):\n");
+    for entry in LIST {
+        text += &format!(
+            "  {} (version {}): {}\n",
+            entry.name, entry.version, entry.doc
+        );
+        for (option, doc) in entry.options {
+            text += &format!("      {option}: {doc}\n");
+        }
+    }
+    text
+}
+
+impl Kind {
+    fn entry(self) -> &'static Entry {
+        LIST.iter()
+            .find(|e| e.kind == self)
+            .expect("every kind is listed")
+    }
+
+    /// The game it reads.
+    pub fn game(self) -> GameOf {
+        match self {
+            Kind::Csv => GameOf::Any,
+            Kind::HexConnection | Kind::HexCompact => GameOf::Hex,
+            Kind::CheckersPlanes | Kind::CheckersMeta => GameOf::Checkers,
+        }
+    }
+}
+
+/// A position handed to an encoder.
+#[derive(Clone, Copy, Debug)]
+pub enum Sample<'a> {
+    /// A Hex position (its side to move included).
+    Hex(&'a Hex),
+    /// A checkers board as planes (black men, black kings, white men, white kings; bit i is
+    /// square i+1) and its side to move where known (seed 001's files do not give it).
+    Checkers {
+        /// The four planes.
+        planes: [u32; 4],
+        /// The side to move, if known.
+        to_move: Option<Color>,
+    },
+}
+
+/// A configured encoder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Encoder {
+    /// The family.
+    pub kind: Kind,
+    /// Hex connection: the two "has connected its edges" symbols.
+    pub edges: bool,
+    /// Hex connection: the Black-to-move symbol.
+    pub to_move: bool,
+    /// Hex: train on both colour orientations.
+    pub fold: bool,
+    /// Checkers: turn board and labels to the side to move.
+    pub mover_view: bool,
+    /// Checkers: classes give White's outcome (with Black's view of the board).
+    pub white_labels: bool,
+}
+
+impl Encoder {
+    /// The plain encoder of a family.
+    pub fn of(kind: Kind) -> Encoder {
+        Encoder {
+            kind,
+            edges: false,
+            to_move: false,
+            fold: false,
+            mover_view: false,
+            white_labels: false,
+        }
+    }
+
+    /// Parses `name[@version][:option=value,...]`; `hex-connection-edges` (the name of
+    /// older model files) is `hex-connection:edges=on`.
+    pub fn parse(text: &str) -> Result<Encoder, String> {
+        let text = text.trim();
+        let (head, options) = match text.split_once(':') {
+            Some((head, options)) => (head, Some(options)),
+            None => (text, None),
+        };
+        let (name, version) = match head.split_once('@') {
+            Some((name, v)) => (
+                name,
+                Some(
+                    v.parse::<u32>()
+                        .map_err(|_| format!("encoder '{text}': version '{v}' is not a number"))?,
+                ),
+            ),
+            None => (head, None),
+        };
+        let (entry, mut encoder) = if name == "hex-connection-edges" {
+            let mut e = Encoder::of(Kind::HexConnection);
+            e.edges = true;
+            (Kind::HexConnection.entry(), e)
+        } else {
+            let entry = LIST.iter().find(|e| e.name == name).ok_or_else(|| {
+                let names: Vec<&str> = LIST.iter().map(|e| e.name).collect();
+                format!("unknown encoder '{name}' (known: {})", names.join(", "))
+            })?;
+            (entry, Encoder::of(entry.kind))
+        };
+        if let Some(v) = version {
+            if v == 0 || v > entry.version {
+                return Err(format!(
+                    "encoder '{text}': version {v} of {} is not known to this program \
+                     (it reads versions 1 to {})",
+                    entry.name, entry.version
+                ));
+            }
+        }
+        for option in options.into_iter().flat_map(|o| o.split(',')) {
+            let (key, value) = option
+                .split_once('=')
+                .ok_or_else(|| format!("encoder '{text}': option '{option}' is not key=value"))?;
+            if !entry.options.iter().any(|(k, _)| *k == key) {
+                let known: Vec<&str> = entry.options.iter().map(|(k, _)| *k).collect();
+                return Err(format!(
+                    "encoder '{text}': {} has no option '{key}'{}",
+                    entry.name,
+                    if known.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (options: {})", known.join(", "))
+                    }
+                ));
+            }
+            let bad = || format!("encoder '{text}': {key}={value} is not allowed");
+            let switch = || match value {
+                "on" => Ok(true),
+                "off" => Ok(false),
+                _ => Err(bad()),
+            };
+            match key {
+                "edges" => encoder.edges = switch()?,
+                "to-move" => encoder.to_move = switch()?,
+                "fold" => encoder.fold = switch()?,
+                "view" => {
+                    encoder.mover_view = match value {
+                        "black" => false,
+                        "mover" => true,
+                        _ => return Err(bad()),
+                    }
+                }
+                "labels" => {
+                    encoder.white_labels = match value {
+                        "black" => false,
+                        "white" => true,
+                        _ => return Err(bad()),
+                    }
+                }
+                _ => unreachable!("every listed option is handled"),
+            }
+        }
+        if encoder.mover_view && encoder.white_labels {
+            return Err(format!(
+                "encoder '{text}': view=mover gives the side to move's outcome; labels=white \
+                 applies to view=black only"
+            ));
+        }
+        Ok(encoder)
+    }
+
+    /// The canonical text: name, version and every option that is not the default.
+    pub fn name(&self) -> String {
+        let entry = self.kind.entry();
+        let mut options = Vec::new();
+        for (flag, text) in [
+            (self.edges, "edges=on"),
+            (self.to_move, "to-move=on"),
+            (self.fold, "fold=on"),
+            (self.mover_view, "view=mover"),
+            (self.white_labels, "labels=white"),
+        ] {
+            if flag {
+                options.push(text);
+            }
+        }
+        let mut text = format!("{}@{}", entry.name, entry.version);
+        if !options.is_empty() {
+            text = format!("{text}:{}", options.join(","));
+        }
+        text
+    }
+
+    /// The game it reads.
+    pub fn game(&self) -> GameOf {
+        self.kind.game()
+    }
+
+    /// Whose outcome the model's classes give.
+    pub fn perspective(&self) -> Perspective {
+        if self.mover_view {
+            Perspective::Mover
+        } else if self.white_labels {
+            Perspective::White
+        } else {
+            Perspective::Black
+        }
+    }
+
+    /// The class names of a model of `classes` classes (empty where they have no meaning).
+    pub fn class_names(&self, classes: usize) -> Vec<String> {
+        let side = match self.perspective() {
+            Perspective::Black => "Black",
+            Perspective::White => "White",
+            Perspective::Mover => "the side to move",
+        };
+        match (self.game(), classes) {
+            (GameOf::Hex, 2) => vec!["Black wins".into(), "White wins".into()],
+            (GameOf::Checkers, 2 | 3) => {
+                let mut names = vec![format!("loss for {side}"), format!("win for {side}")];
+                if classes == 3 {
+                    names.push("draw".into());
+                }
+                names
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn wrong_sample(&self) -> String {
+        format!(
+            "the {} encoder cannot read this game's positions",
+            self.name()
+        )
+    }
+
+    /// The side whose view the board is encoded from.
+    fn viewer(&self, to_move: Option<Color>) -> Result<Color, String> {
+        match (self.mover_view, to_move) {
+            (false, _) => Ok(Color::Black),
+            (true, Some(color)) => Ok(color),
+            (true, None) => Err(format!(
+                "{} needs the side to move, which these positions do not give (seed 001's \
+                 files have none; arena dataset writes it)",
+                self.name()
+            )),
+        }
+    }
+
+    fn connection(&self, game: &Hex) -> HexConnection {
+        if self.edges {
+            HexConnection::with_edges(game.width(), game.height())
+        } else {
+            HexConnection::new(game.width(), game.height())
+        }
+    }
+
+    /// Number of features for positions like `sample`.
+    pub fn feature_count(&self, sample: Sample) -> Result<usize, String> {
+        match (self.kind, sample) {
+            (Kind::HexConnection, Sample::Hex(game)) => {
+                Ok(self.connection(game).feature_count() + usize::from(self.to_move))
+            }
+            (Kind::HexCompact, Sample::Hex(game)) => {
+                Ok(hex_compact::feature_count(game.width(), game.height()))
+            }
+            (Kind::CheckersPlanes, Sample::Checkers { .. }) => Ok(checkers_planes::FEATURES),
+            (Kind::CheckersMeta, Sample::Checkers { .. }) => Ok(checkers_meta::FEATURES),
+            _ => Err(self.wrong_sample()),
+        }
+    }
+
+    /// The feature names for positions like `sample`.
+    pub fn feature_names(&self, sample: Sample) -> Result<Vec<String>, String> {
+        match (self.kind, sample) {
+            (Kind::HexConnection, Sample::Hex(game)) => {
+                let mut names = self.connection(game).feature_names();
+                if self.to_move {
+                    names.push("TURN_R".into());
+                }
+                Ok(names)
+            }
+            (Kind::HexCompact, Sample::Hex(game)) => Ok(hex_compact::feature_names(game)),
+            (Kind::CheckersPlanes, Sample::Checkers { .. }) => Ok(checkers_planes::feature_names()),
+            (Kind::CheckersMeta, Sample::Checkers { .. }) => Ok(checkers_meta::feature_names()),
+            _ => Err(self.wrong_sample()),
+        }
+    }
+
+    /// Appends the 0/1 features of `sample` to `out`.
+    pub fn encode(&self, sample: Sample, out: &mut Vec<u8>) -> Result<(), String> {
+        match (self.kind, sample) {
+            (Kind::HexConnection, Sample::Hex(game)) => {
+                let stones: Vec<Option<Color>> =
+                    (0..game.cell_count()).map(|c| game.stone(c)).collect();
+                out.extend(self.connection(game).encode_stones(&stones)?);
+                if self.to_move {
+                    out.push(u8::from(game.side_to_move() == Color::Black));
+                }
+                Ok(())
+            }
+            (Kind::HexCompact, Sample::Hex(game)) => {
+                hex_compact::encode(game, out);
+                Ok(())
+            }
+            (Kind::CheckersPlanes, Sample::Checkers { planes, to_move }) => {
+                let [bm, bk, wm, wk] = match self.viewer(to_move)? {
+                    Color::Black => planes,
+                    Color::White => turned(planes),
+                };
+                for plane in [bm, bk, wm, wk] {
+                    out.extend((0..32).map(|s| ((plane >> s) & 1) as u8));
+                }
+                Ok(())
+            }
+            (Kind::CheckersMeta, Sample::Checkers { planes, to_move }) => {
+                checkers_meta::encode(planes, self.viewer(to_move)?, out);
+                Ok(())
+            }
+            _ => Err(self.wrong_sample()),
+        }
+    }
+
+    /// The class a model trained through this encoder learns for `sample`, given its
+    /// dataset class (seed 000's Hex winner classes, seed 001's outcome for Black).
+    pub fn class_of(&self, sample: Sample, class: u32) -> Result<u32, String> {
+        let swap = match sample {
+            Sample::Hex(_) => false,
+            Sample::Checkers { to_move, .. } => {
+                self.white_labels || self.viewer(to_move)? == Color::White
+            }
+        };
+        Ok(if swap { swap_win_loss(class) } else { class })
+    }
+}
+
+/// Win and loss (classes 0 and 1) exchanged; a draw (2) stays.
+pub fn swap_win_loss(class: u32) -> u32 {
+    match class {
+        0 => 1,
+        1 => 0,
+        other => other,
+    }
+}
+
+/// The board turned half a circle with colours exchanged, so White's pieces stand where
+/// Black's would: square s (0-based) goes to 31 - s.
+fn turned(planes: [u32; 4]) -> [u32; 4] {
+    let [bm, bk, wm, wk] = planes;
+    [
+        wm.reverse_bits(),
+        wk.reverse_bits(),
+        bm.reverse_bits(),
+        bk.reverse_bits(),
+    ]
+}
+
+/// The Hex position transposed with colours exchanged (Black's stone on (x, y) becomes
+/// White's on (y, x)) and the other side to move: the same game seen by the other player.
+pub fn hex_mirror(game: &Hex) -> Hex {
+    let mut mirror = Hex::new(game.height(), game.width()).expect("a transposed board fits");
+    let stones: Vec<Option<Color>> = (0..mirror.cell_count())
+        .map(|cell| {
+            let (x, y) = mirror.xy(cell);
+            game.stone(game.cell(y, x)).map(Color::opponent)
+        })
+        .collect();
+    mirror.set_stones(&stones);
+    mirror.set_side_to_move(game.side_to_move().opponent());
+    mirror
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::checkers::Position;
+
+    #[test]
+    fn names_round_trip_with_versions_and_options() {
+        for text in [
+            "csv@1",
+            "hex-connection@1",
+            "hex-connection@1:edges=on,to-move=on,fold=on",
+            "hex-compact@1:fold=on",
+            "checkers-planes@1:view=mover",
+            "checkers-meta@1:labels=white",
+        ] {
+            assert_eq!(Encoder::parse(text).unwrap().name(), text);
+        }
+        assert_eq!(
+            Encoder::parse("hex-connection-edges").unwrap().name(),
+            "hex-connection@1:edges=on"
+        );
+        assert_eq!(
+            Encoder::parse("checkers-planes").unwrap(),
+            Encoder::of(Kind::CheckersPlanes)
+        );
+        for bad in [
+            "hex-conection",
+            "hex-compact@2",
+            "hex-compact@x",
+            "hex-compact:edges=on",
+            "hex-connection:edges=maybe",
+            "checkers-planes:view",
+            "checkers-planes:view=mover,labels=white",
+        ] {
+            assert!(Encoder::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn counts_and_names_agree_with_the_encoding() {
+        let mut game = Hex::new(4, 4).unwrap();
+        game.place(Color::Black, 5).unwrap();
+        let position = Position::start();
+        let samples = [
+            Sample::Hex(&game),
+            Sample::Checkers {
+                planes: position.planes(),
+                to_move: Some(Color::White),
+            },
+        ];
+        for entry in LIST.iter().filter(|e| e.kind != Kind::Csv) {
+            for options in ["", ":edges=on,to-move=on", ":view=mover"] {
+                let Ok(encoder) = Encoder::parse(&format!("{}{options}", entry.name)) else {
+                    continue;
+                };
+                for sample in samples {
+                    let mut out = Vec::new();
+                    match encoder.encode(sample, &mut out) {
+                        Ok(()) => {
+                            assert_eq!(out.len(), encoder.feature_count(sample).unwrap());
+                            assert_eq!(out.len(), encoder.feature_names(sample).unwrap().len());
+                        }
+                        Err(_) => assert!(encoder.feature_count(sample).is_err()),
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_mover_view_turns_the_board_and_the_labels() {
+        let start = Position::start().planes();
+        let planes = Encoder::parse("checkers-planes:view=mover").unwrap();
+        let sample = |to_move| Sample::Checkers {
+            planes: start,
+            to_move,
+        };
+        let (mut black, mut white) = (Vec::new(), Vec::new());
+        planes
+            .encode(sample(Some(Color::Black)), &mut black)
+            .unwrap();
+        planes
+            .encode(sample(Some(Color::White)), &mut white)
+            .unwrap();
+        // The start position is symmetric: turned, it is the same board.
+        assert_eq!(black, white);
+        assert_eq!(planes.class_of(sample(Some(Color::White)), 1), Ok(0));
+        assert_eq!(planes.class_of(sample(Some(Color::White)), 2), Ok(2));
+        assert_eq!(planes.class_of(sample(Some(Color::Black)), 1), Ok(1));
+        assert!(planes.encode(sample(None), &mut black).is_err());
+        let white_labels = Encoder::parse("checkers-planes:labels=white").unwrap();
+        assert_eq!(white_labels.class_of(sample(None), 0), Ok(1));
+        assert_eq!(white_labels.perspective(), Perspective::White);
+    }
+
+    #[test]
+    fn the_hex_mirror_exchanges_the_winner() {
+        let mut game = Hex::new(3, 3).unwrap();
+        for (color, cell) in [
+            (Color::Black, "a1"),
+            (Color::White, "b1"),
+            (Color::Black, "a2"),
+            (Color::White, "b2"),
+            (Color::Black, "a3"),
+        ] {
+            game.place(color, game.parse_cell(cell).unwrap()).unwrap();
+        }
+        assert_eq!(game.winner(), Some(Color::Black));
+        let mirror = hex_mirror(&game);
+        assert_eq!(mirror.winner(), Some(Color::White));
+        assert_eq!(mirror.side_to_move(), Color::Black);
+        assert_eq!(
+            mirror.stone(mirror.parse_cell("c1").unwrap()),
+            Some(Color::White)
+        );
+        assert_eq!(hex_mirror(&mirror).stone(5), game.stone(5));
+    }
+}
