@@ -186,7 +186,9 @@ impl<G: SearchGame> AlphaBeta<G> {
     }
 
     fn out_of_budget(&mut self) -> bool {
-        if self.nodes >= self.node_limit || (self.nodes % 1024 == 0 && self.deadline.passed()) {
+        // The clock is read every 64 nodes: a slow evaluator (a large Tsetlin Machine takes
+        // a few tenths of a millisecond a position) must not overrun a short move time.
+        if self.nodes >= self.node_limit || (self.nodes % 64 == 0 && self.deadline.passed()) {
             self.aborted = true;
         }
         self.aborted
