@@ -235,6 +235,31 @@ fn write_table(path: &Path, rows: &[Generation]) -> anyhow::Result<()> {
     .with_context(|| format!("cannot write {}", path.display()))
 }
 
+/// Writes the tournament `file` to `dir/NAME.toml` and plays it with `command` (selfplay or
+/// tournament) into `dir/NAME`, resuming what an interrupted run left there.
+fn play(
+    dir: &Path,
+    command: &str,
+    name: &str,
+    file: &str,
+    concurrency: &[String],
+) -> anyhow::Result<()> {
+    let toml = dir.join(format!("{name}.toml"));
+    std::fs::write(&toml, file).with_context(|| format!("cannot write {}", toml.display()))?;
+    let out = dir.join(name);
+    let mut step = vec![
+        command.to_string(),
+        toml.display().to_string(),
+        "--out".into(),
+        out.display().to_string(),
+    ];
+    if out.exists() {
+        step.push("--resume".into());
+    }
+    step.extend(concurrency.iter().cloned());
+    arena(name, &step)
+}
+
 /// Makes a path from the loop's file absolute (it is written into files elsewhere).
 fn beside(file: &Path, path: &Option<PathBuf>) -> anyhow::Result<Option<PathBuf>> {
     let Some(path) = path else { return Ok(None) };
@@ -312,18 +337,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         file += &players_line(&players);
         let positions = dir.join("selfplay/positions.csv");
         if !positions.exists() {
-            std::fs::write(dir.join("selfplay.toml"), file)?;
-            let mut step = vec![
-                "selfplay".into(),
-                path("selfplay.toml"),
-                "--out".into(),
-                path("selfplay"),
-            ];
-            if dir.join("selfplay").exists() {
-                step.push("--resume".into());
-            }
-            step.extend(concurrency.iter().cloned());
-            arena("selfplay", &step)?;
+            play(&dir, "selfplay", "selfplay", &file, &concurrency)?;
         }
 
         // 2. Dataset from the last `window` generations.
@@ -406,18 +420,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 file += &format!("time_control = {}\n", quoted(tc));
             }
             file += &players_line(&players);
-            std::fs::write(dir.join("gauntlet.toml"), file)?;
-            let mut step = vec![
-                "tournament".into(),
-                path("gauntlet.toml"),
-                "--out".into(),
-                path("gauntlet"),
-            ];
-            if dir.join("gauntlet").exists() {
-                step.push("--resume".into());
-            }
-            step.extend(concurrency.iter().cloned());
-            arena("gauntlet", &step)?;
+            play(&dir, "tournament", "gauntlet", &file, &concurrency)?;
         }
 
         // 5. Keep the better.

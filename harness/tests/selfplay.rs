@@ -99,16 +99,7 @@ fn datasets_are_the_seeds_formats_and_folds_keep_games_whole() {
     let positions = dir.path().join("out/positions.csv");
     let positions = positions.to_str().unwrap();
     let end = dir.path().join("end.csv");
-    let printed = ok(&[
-        "dataset",
-        positions,
-        "--game",
-        "hex",
-        "--select",
-        "end",
-        "-o",
-        end.to_str().unwrap(),
-    ]);
+    let printed = dataset(positions, "hex", "end", &end);
     assert!(printed.starts_with("12 rows from 12 games"), "{printed}");
     // Read back by the training encoder: 25 cells give 25 x 26 connection features.
     let data = read_dataset(&end, &Encoder::parse("hex-connection").unwrap()).unwrap();
@@ -169,6 +160,20 @@ fn datasets_are_the_seeds_formats_and_folds_keep_games_whole() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("before:N"));
 }
 
+/// Runs `arena dataset` on one positions file; its standard output.
+fn dataset(positions: &str, game: &str, select: &str, out: &Path) -> String {
+    ok(&[
+        "dataset",
+        positions,
+        "--game",
+        game,
+        "--select",
+        select,
+        "-o",
+        out.to_str().unwrap(),
+    ])
+}
+
 #[test]
 fn checkers_positions_become_seed_001_rows() {
     let dir = tempfile::tempdir().unwrap();
@@ -186,16 +191,7 @@ players = [{ name = "a", spec = "random" }, { name = "b", spec = "greedy" }]
     );
     let positions = dir.path().join("out/positions.csv");
     let out = dir.path().join("c.csv");
-    ok(&[
-        "dataset",
-        positions.to_str().unwrap(),
-        "--game",
-        "checkers",
-        "--select",
-        "all",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    dataset(positions.to_str().unwrap(), "checkers", "all", &out);
     let data = read_dataset(&out, &Encoder::parse("checkers-planes").unwrap()).unwrap();
     assert_eq!(data.features(), 128);
     assert!(data.labels().iter().all(|&l| l <= 2));
@@ -225,16 +221,12 @@ players = [{ name = "a", spec = "random" }, { name = "b", spec = "greedy" }]
 
     // Seed 001's compositions: the end and two and four plies before it, per game.
     let composed = dir.path().join("est.csv");
-    ok(&[
-        "dataset",
+    dataset(
         positions.to_str().unwrap(),
-        "--game",
         "checkers",
-        "--select",
         "end-second-third",
-        "-o",
-        composed.to_str().unwrap(),
-    ]);
+        &composed,
+    );
     let est = read_dataset(&composed, &Encoder::parse("checkers-planes").unwrap()).unwrap();
     assert_eq!(est.len(), 4 * 3, "four games of at least five plies");
 }
