@@ -9,7 +9,7 @@ use crate::game::Color;
 use crate::rng::Rng;
 use crate::search::alphabeta::{score_value, AlphaBeta};
 use crate::search::avgtree::{self, AvgTreeConfig};
-use crate::search::mcts::{Mcts, MctsConfig};
+use crate::search::mcts::{Mcts, MctsConfig, Prior};
 use crate::search::{flatmc, greedy, Decision, Limits, SearchGame};
 use spec::{parse_duration, parse_switch, Spec, SpecError};
 use std::sync::Arc;
@@ -131,6 +131,18 @@ pub const PLAYERS: &[PlayerKind] = &[
                 "expand",
                 "visits before a leaf is expanded, at most 10^6 (default 2)",
             ),
+            (
+                "prior",
+                "evaluator giving new children virtual visits worth its value (default none)",
+            ),
+            (
+                "prior-visits",
+                "virtual visits of a prior, 1 to 10^6 (default 20)",
+            ),
+            (
+                "prior-depth",
+                "tree levels whose new children get priors, 1 to 64 (default 1: the root's)",
+            ),
         ],
     },
     PlayerKind {
@@ -165,6 +177,8 @@ pub struct Player<G: SearchGame> {
     eval_spec: String,
     /// The evaluator used when the player has White, and its spec, if not `evaluator`.
     white: Option<(Arc<dyn Evaluator<G>>, String)>,
+    /// The MCTS prior's evaluator and spec, checked with the others before a game.
+    prior: Option<(Arc<dyn Evaluator<G>>, String)>,
     limits: Limits,
     /// Scratch move list of the random player.
     moves: Vec<G::Move>,
@@ -207,6 +221,8 @@ impl<G: SearchGame> Player<G> {
         let mut limits = Limits::default();
         let mut eval_spec = G::DEFAULT_EVAL.to_string();
         let mut white_spec = None;
+        let mut prior_spec: Option<String> = None;
+        let (mut prior_visits, mut prior_depth) = (20, 1);
         let mut avg = AvgTreeConfig::default();
         let mut mcts = MctsConfig::<G>::default();
         let mut mcts_eval = false;
@@ -276,6 +292,11 @@ impl<G: SearchGame> Player<G> {
                 "threads" => mcts.threads = read(key, value, |v| bounded(v, 1, MAX_THREADS))?,
                 "reuse" => mcts.reuse = read(key, value, parse_switch)?,
                 "expand" => mcts.expand_after = read(key, value, |v| bounded(v, 1, MAX_EXPAND))?,
+                "prior" => prior_spec = Some(value.clone()),
+                "prior-visits" => prior_visits = read(key, value, |v| bounded(v, 1, MAX_EXPAND))?,
+                "prior-depth" => {
+                    prior_depth = read(key, value, |v| bounded(v, 1, MAX_DEPTH as usize))?
+                }
                 _ => unreachable!("every option of the table is handled"),
             }
         }
@@ -289,6 +310,20 @@ impl<G: SearchGame> Player<G> {
                     .map_err(|e| SpecError::new(format!("eval-white={spec}"), e.message))?,
                 spec,
             )),
+            None => None,
+        };
+        let prior = match prior_spec {
+            Some(spec) => {
+                let evaluator = G::evaluators()
+                    .build(&spec)
+                    .map_err(|e| SpecError::new(format!("prior={spec}"), e.message))?;
+                mcts.prior = Some(Prior {
+                    evaluator: evaluator.clone(),
+                    visits: prior_visits,
+                    depth: prior_depth,
+                });
+                Some((evaluator, spec))
+            }
             None => None,
         };
         if mcts_eval {
@@ -319,6 +354,7 @@ impl<G: SearchGame> Player<G> {
             evaluator,
             eval_spec,
             white,
+            prior,
             limits,
             moves: Vec::new(),
         })
@@ -368,15 +404,15 @@ impl<G: SearchGame> Player<G> {
     /// Whether the player's evaluator can judge `game`'s positions (a Tsetlin Machine
     /// model trained on another board size cannot); the error names the evaluator.
     pub fn check_game(&self, game: &G) -> Result<(), SpecError> {
-        self.evaluator
-            .check(game)
-            .map_err(|message| SpecError::new(format!("eval={}", self.eval_spec), message))?;
-        match &self.white {
-            Some((evaluator, spec)) => evaluator
+        let own = (&self.evaluator, "eval", &self.eval_spec);
+        let white = self.white.as_ref().map(|(e, s)| (e, "eval-white", s));
+        let prior = self.prior.as_ref().map(|(e, s)| (e, "prior", s));
+        for (evaluator, key, spec) in std::iter::once(own).chain(white).chain(prior) {
+            evaluator
                 .check(game)
-                .map_err(|message| SpecError::new(format!("eval-white={spec}"), message)),
-            None => Ok(()),
+                .map_err(|message| SpecError::new(format!("{key}={spec}"), message))?;
         }
+        Ok(())
     }
 
     /// The limits the spec sets (protocols combine them with the clock).

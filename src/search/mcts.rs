@@ -1,7 +1,9 @@
 //! UCT Monte Carlo tree search (seed 004): selection by UCB1 `V + C·sqrt(2 ln N / N_i)`,
 //! expansion of every child of a leaf once it has been visited `expand_after` times, a uniform random playout (or the evaluator
 //! when one is given), and backpropagation. Options: RAVE/AMAF blending, game patterns at
-//! expansion, subtree reuse between moves, root parallelism over threads.
+//! expansion, subtree reuse between moves, root parallelism over threads, and prior
+//! knowledge: the children of nodes near the root start with virtual visits valued by an
+//! evaluator (all siblings evaluated in one batch).
 
 use super::{argmax_random_tie, Deadline, Limits, SearchGame};
 use crate::eval::Evaluator;
@@ -36,6 +38,21 @@ pub struct MctsConfig<G: Game> {
     pub reuse: bool,
     /// Visits a leaf needs before it is expanded (the root is always expanded).
     pub expand_after: u32,
+    /// Prior knowledge: new children get [`Prior::visits`] virtual visits worth the
+    /// evaluator's value of their position.
+    pub prior: Option<Prior<G>>,
+}
+
+/// Prior knowledge for new tree nodes (virtual visits, as in Gelly and Silver's UCT with
+/// prior knowledge).
+#[derive(Clone)]
+pub struct Prior<G: Game> {
+    /// Values the children's positions.
+    pub evaluator: Arc<dyn Evaluator<G>>,
+    /// Virtual visits each child starts with.
+    pub visits: u32,
+    /// Tree levels whose expansions get priors (1: the root's children only).
+    pub depth: usize,
 }
 
 impl<G: Game> Default for MctsConfig<G> {
@@ -48,6 +65,7 @@ impl<G: Game> Default for MctsConfig<G> {
             threads: 1,
             reuse: false,
             expand_after: 2,
+            prior: None,
         }
     }
 }
@@ -198,8 +216,17 @@ impl<G: SearchGame> Tree<G> {
         let mut trace = Vec::new();
         let mut amaf: HashMap<G::Move, Color> = HashMap::new();
         let mut position = game.clone();
+        // The clock is read every 64 simulations, or every one when an evaluator makes them
+        // slow (a Tsetlin Machine takes tenths of a millisecond a position).
+        let check_every = if config.evaluator.is_some() || config.prior.is_some() {
+            1
+        } else {
+            64
+        };
         for done in 0..playouts {
-            if (done % 64 == 0 && deadline.passed()) || self.nodes.len() as u64 >= node_limit {
+            if (done % check_every == 0 && deadline.passed())
+                || self.nodes.len() as u64 >= node_limit
+            {
                 break;
             }
             path.clear();
@@ -219,12 +246,20 @@ impl<G: SearchGame> Tree<G> {
                 position.candidate_moves(&mut moves, config.patterns);
                 moves.shuffle(rng);
                 let mover = position.side_to_move();
-                self.nodes[index].first_child = self.nodes.len() as u32;
+                let first = self.nodes.len();
+                self.nodes[index].first_child = first as u32;
                 self.nodes[index].child_count = moves.len() as u32;
                 self.nodes
                     .extend(moves.iter().map(|&mv| Node::new(Some(mv), mover)));
+                match &config.prior {
+                    Some(prior) if path.len() <= prior.depth => {
+                        self.add_prior(first, &position, &moves, prior, config.rave);
+                    }
+                    _ => {}
+                }
                 if !moves.is_empty() {
-                    index = self.nodes[index].first_child as usize;
+                    // The first new child, unless a prior ranks them.
+                    index = self.select(index, config);
                     position.play(self.nodes[index].mv.expect("child nodes carry a move"));
                     path.push(index);
                 }
@@ -253,6 +288,39 @@ impl<G: SearchGame> Tree<G> {
             for _ in 1..path.len() {
                 position.undo();
             }
+        }
+    }
+
+    /// Gives the new children from `first` on (one per move of `moves`, played from
+    /// `position`) the prior's virtual visits, valued for their mover.
+    fn add_prior(
+        &mut self,
+        first: usize,
+        position: &G,
+        moves: &[G::Move],
+        prior: &Prior<G>,
+        rave: Option<f64>,
+    ) {
+        let children: Vec<G> = moves
+            .iter()
+            .map(|&mv| {
+                let mut child = position.clone();
+                child.play(mv);
+                child
+            })
+            .collect();
+        let values = prior.evaluator.evaluate(&children);
+        let visits = f64::from(prior.visits);
+        for (k, (child, value)) in children.iter().zip(values).enumerate() {
+            // The value is the child's side to move's; the node's mover is the other side.
+            let for_mover = match child.outcome() {
+                Some(outcome) => outcome.score_for(self.nodes[first + k].mover),
+                None => 1.0 - value.value,
+            };
+            let node = &mut self.nodes[first + k];
+            node.visits = prior.visits;
+            node.wins = visits * for_mover;
+            node.refresh(rave);
         }
     }
 
@@ -491,6 +559,46 @@ mod tests {
                 Some(2)
             );
         }
+    }
+
+    #[test]
+    fn a_prior_gives_the_children_virtual_visits_worth_its_values() {
+        use crate::search::toy::{TreeEval, TreeGame, TreeNode};
+        let node = |children: Vec<usize>, value: f64| TreeNode {
+            children,
+            result: None,
+            value,
+        };
+        // Black chooses among nodes 1-3, worth 0.2, 0.9 and 0.5 to Black (the values are
+        // White's, who moves there); every line ends drawn at node 4.
+        let mut tree = vec![
+            node(vec![1, 2, 3], 0.5),
+            node(vec![4], 0.8),
+            node(vec![4], 0.1),
+            node(vec![4], 0.5),
+        ];
+        tree.push(TreeNode {
+            children: vec![],
+            result: Some(None),
+            value: 0.5,
+        });
+        let game = TreeGame::new(tree);
+        let config = MctsConfig {
+            prior: Some(Prior {
+                evaluator: Arc::new(TreeEval),
+                visits: 20,
+                depth: 1,
+            }),
+            ..MctsConfig::default()
+        };
+        let report = Mcts::new(config).search(&game, &playouts(1), &mut seeded(4));
+        assert_eq!(report.best, Some(2));
+        let mut visits = report.visits.clone();
+        visits.sort();
+        assert_eq!(visits, vec![(1, 20), (2, 21), (3, 20)]);
+        assert_eq!(report.simulations, 1);
+        // 0.9 x 20 virtual visits and one drawn playout.
+        assert!((report.value.unwrap() - 18.5 / 21.0).abs() < 1e-12);
     }
 
     #[test]
