@@ -1,6 +1,7 @@
-//! `arena dataset POSITIONS.csv... | ARCHIVE.pdn...`: from the positions of played games
-//! (`arena selfplay`'s positions.csv, or the games of PDN archives, each replayed; games
-//! without a result or that do not replay are counted and left out) to the seeds' training
+//! `arena dataset POSITIONS.csv... | ARCHIVE.pdn... | RECORDS.sgf...`: from the positions
+//! of played games (`arena selfplay`'s positions.csv, the games of checkers PDN archives or
+//! of Hex SGF records, each replayed; games without a result or that do not replay are
+//! counted and left out) to the seeds' training
 //! files, which `arena train`/`arena cv` read with their encoders:
 //! - Hex: seed 000's format, one column per cell `cell_R_C` in {-1, 0, 1} (-1 Black/red,
 //!   who joins top and bottom; 1 White/blue), then `winner` (-1 or 1): read it with
@@ -25,13 +26,15 @@ use std::path::{Path, PathBuf};
 use tmbot::features::checkers_planes;
 use tmbot::game::checkers::record::{parse_pdn, PdnResult};
 use tmbot::game::checkers::{Checkers, DrawRules};
-use tmbot::game::hex::Hex;
+use tmbot::game::hex::sgf::SgfRecord;
+use tmbot::game::hex::{Hex, SwapRule};
 use tmbot::game::{Color, Game};
 
 /// Arguments of `arena dataset`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// positions.csv files written by `arena selfplay`, or checkers PDN archives (.pdn).
+    /// positions.csv files written by `arena selfplay`, checkers PDN archives (.pdn), or Hex
+    /// SGF records (.sgf files, or folders of them such as a tournament's records/EVENT).
     #[arg(required = true)]
     positions: Vec<PathBuf>,
     /// The game of the positions.
@@ -230,6 +233,73 @@ fn read_rows<G: SeedFormat>(
     Ok(())
 }
 
+/// The SGF files named by `path`: the file itself, or the `.sgf` files of a folder (a
+/// tournament's `records/EVENT/`), in name order.
+fn sgf_files(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    if !path.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+        .with_context(|| format!("cannot read {}", path.display()))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("sgf")))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// Reads the selected positions of the Hex games recorded in SGF at `path` (a file or a
+/// folder of them); returns the number of games left out (unreadable, illegal, or without
+/// a winner on the board or in `RE`).
+fn read_sgf(
+    path: &Path,
+    selection: &Selection,
+    rows: &mut Vec<Row>,
+    header: &mut Option<String>,
+) -> anyhow::Result<usize> {
+    let mut skipped = 0;
+    for file in sgf_files(path)? {
+        let name = file.display().to_string();
+        let Ok(record) = std::fs::read_to_string(&file)
+            .map_err(|e| e.to_string())
+            .and_then(|text| SgfRecord::parse(&text).map_err(|e| e.to_string()))
+        else {
+            skipped += 1;
+            continue;
+        };
+        let Ok(mut game) = record.replay(SwapRule::Off) else {
+            skipped += 1;
+            continue;
+        };
+        let result = record.info.iter().find(|(key, _)| key == "RE");
+        let winner = game.winner().or(match result.map(|(_, v)| v.as_str()) {
+            Some(v) if v.starts_with("B+") => Some(Color::Black),
+            Some(v) if v.starts_with("W+") => Some(Color::White),
+            _ => None,
+        });
+        let Some(winner) = winner else {
+            skipped += 1;
+            continue;
+        };
+        let black = if winner == Color::Black { 1.0 } else { 0.0 };
+        let mut to_end = 0;
+        loop {
+            if selection.keeps(to_end) {
+                header.get_or_insert_with(|| game.header());
+                rows.push(Row {
+                    game: (name.clone(), 0),
+                    line: game.row(black).map_err(anyhow::Error::msg)?,
+                });
+            }
+            if game.undo().is_none() {
+                break;
+            }
+            to_end += 1;
+        }
+    }
+    Ok(skipped)
+}
+
 /// Reads the selected positions of every finished game of the PDN archive at `path`;
 /// returns the number of games left out (no result, or a move that does not replay).
 fn read_pdn(
@@ -317,6 +387,26 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             if skipped > 0 {
                 eprintln!(
                     "{}: {skipped} games left out (no result, or a move that does not replay)",
+                    path.display()
+                );
+            }
+            continue;
+        }
+        let is_sgf = path.is_dir()
+            || path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("sgf"));
+        if is_sgf {
+            if !matches!(args.game, crate::matches::GameKind::Hex) {
+                bail!(
+                    "{}: SGF records hold Hex games (use --game hex)",
+                    path.display()
+                );
+            }
+            let skipped = read_sgf(path, &selection, &mut rows, &mut header)?;
+            if skipped > 0 {
+                eprintln!(
+                    "{}: {skipped} games left out (unreadable, illegal, or without a winner)",
                     path.display()
                 );
             }

@@ -104,6 +104,29 @@ fn datasets_are_the_seeds_formats_and_folds_keep_games_whole() {
     // Read back by the training encoder: 25 cells give 25 x 26 connection features.
     let data = read_dataset(&end, &Encoder::parse("hex-connection").unwrap()).unwrap();
     assert_eq!((data.len(), data.features()), (12, 650));
+    // The games' SGF records, replayed, give the same rows.
+    let records = dir.path().join("out/records");
+    let event = std::fs::read_dir(&records)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let from_sgf = dir.path().join("sgf.csv");
+    let printed = dataset(event.to_str().unwrap(), "hex", "before:0,3", &from_sgf);
+    assert!(printed.starts_with("24 rows from 12 games"), "{printed}");
+    let from_positions = dir.path().join("pos.csv");
+    dataset(positions, "hex", "before:0,3", &from_positions);
+    let sorted = |path: &Path| {
+        let mut lines: Vec<String> = std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect();
+        lines.sort();
+        lines
+    };
+    assert_eq!(sorted(&from_sgf), sorted(&from_positions));
     // Two plies before the end, in 3 folds: each game in exactly one fold.
     let folds = dir.path().join("folds");
     ok(&[
