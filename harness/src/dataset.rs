@@ -367,47 +367,61 @@ fn write_file(path: &Path, header: &str, rows: &[&Row]) -> anyhow::Result<()> {
     .with_context(|| format!("cannot write {}", path.display()))
 }
 
+/// A file of game records: which game it holds, how it is read, and what its errors say.
+struct Archive {
+    game: crate::matches::GameKind,
+    read: ArchiveReader,
+    wrong_game: &'static str,
+    left_out: &'static str,
+}
+
+/// Reads an archive's selected rows; returns the number of games left out.
+type ArchiveReader =
+    fn(&Path, &Selection, &mut Vec<Row>, &mut Option<String>) -> anyhow::Result<usize>;
+
+impl Archive {
+    /// The archive `path` is (by its extension, or a folder of SGF records), if any.
+    fn of(path: &Path) -> Option<Archive> {
+        let is = |ext: &str| {
+            path.extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case(ext))
+        };
+        if is("pdn") {
+            Some(Archive {
+                game: crate::matches::GameKind::Checkers,
+                read: read_pdn,
+                wrong_game: "PDN archives hold checkers games (use --game checkers)",
+                left_out: "no result, or a move that does not replay",
+            })
+        } else if is("sgf") || path.is_dir() {
+            Some(Archive {
+                game: crate::matches::GameKind::Hex,
+                read: read_sgf,
+                wrong_game: "SGF records hold Hex games (use --game hex)",
+                left_out: "unreadable, illegal, or without a winner",
+            })
+        } else {
+            None
+        }
+    }
+}
+
 /// Runs `arena dataset`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let selection = parse_selection(&args.select)?;
     let mut rows = Vec::new();
     let mut header = None;
     for path in &args.positions {
-        if path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("pdn"))
-        {
-            if !matches!(args.game, crate::matches::GameKind::Checkers) {
-                bail!(
-                    "{}: PDN archives hold checkers games (use --game checkers)",
-                    path.display()
-                );
+        if let Some(archive) = Archive::of(path) {
+            if archive.game != args.game {
+                bail!("{}: {}", path.display(), archive.wrong_game);
             }
-            let skipped = read_pdn(path, &selection, &mut rows, &mut header)?;
+            let skipped = (archive.read)(path, &selection, &mut rows, &mut header)?;
             if skipped > 0 {
                 eprintln!(
-                    "{}: {skipped} games left out (no result, or a move that does not replay)",
-                    path.display()
-                );
-            }
-            continue;
-        }
-        let is_sgf = path.is_dir()
-            || path
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("sgf"));
-        if is_sgf {
-            if !matches!(args.game, crate::matches::GameKind::Hex) {
-                bail!(
-                    "{}: SGF records hold Hex games (use --game hex)",
-                    path.display()
-                );
-            }
-            let skipped = read_sgf(path, &selection, &mut rows, &mut header)?;
-            if skipped > 0 {
-                eprintln!(
-                    "{}: {skipped} games left out (unreadable, illegal, or without a winner)",
-                    path.display()
+                    "{}: {skipped} games left out ({})",
+                    path.display(),
+                    archive.left_out
                 );
             }
             continue;

@@ -21,7 +21,7 @@ use tmbot::play::{
 use tmbot::rng;
 
 /// Which game is played.
-#[derive(Clone, Copy, Debug, clap::ValueEnum, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum GameKind {
     /// Hex on a size x size board (no swap).
