@@ -158,10 +158,14 @@ pub fn two_distances(game: &Hex, color: Color) -> [Vec<u32>; 2] {
 /// The potential of `color`: the smallest sum of two-distances to both edges over the
 /// empty cells (lower is better; 0 when already connected).
 pub fn potential(game: &Hex, color: Color) -> u32 {
+    potential_of(game, color, &two_distances(game, color))
+}
+
+/// The potential of `color` from its [`two_distances`] (already computed).
+pub fn potential_of(game: &Hex, color: Color, [near, far]: &[Vec<u32>; 2]) -> u32 {
     if game.winner() == Some(color) {
         return 0;
     }
-    let [near, far] = two_distances(game, color);
     (0..game.cell_count())
         .filter(|&c| game.stone(c).is_none())
         .map(|c| near[c].saturating_add(far[c]))

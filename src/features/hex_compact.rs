@@ -16,7 +16,7 @@
 //! (S the longer side; a colour's potential is its smallest sum of two distances, 0 once
 //! connected), and `black-to-move`.
 
-use crate::eval::hex::{potential, two_distances, UNREACHABLE};
+use crate::eval::hex::{potential_of, two_distances, UNREACHABLE};
 use crate::game::hex::Hex;
 use crate::game::{Color, Game};
 
@@ -80,7 +80,7 @@ pub fn encode(game: &Hex, out: &mut Vec<u8>) {
     out.resize(start + feature_count(game.width(), game.height()), 0);
     let block = |kind: usize, cell: usize| start + kind * cells + cell;
     let distances = Color::BOTH.map(|color| two_distances(game, color));
-    let potentials = Color::BOTH.map(|color| potential(game, color));
+    let potentials = [0, 1].map(|c| potential_of(game, Color::BOTH[c], &distances[c]));
     for cell in 0..cells {
         match game.stone(cell) {
             Some(color) => {
