@@ -8,6 +8,7 @@ mod evolve;
 mod explain;
 mod export;
 mod learn;
+mod logreg;
 mod matches;
 mod perft;
 mod plot;
@@ -42,6 +43,8 @@ enum Command {
     Train(train::Args),
     /// k-fold cross-validation of a Tsetlin Machine.
     Cv(cv::Args),
+    /// The same folds by multinomial logistic regression (the reference line).
+    Logreg(logreg::Args),
     /// Print a trained model's clauses as readable rules.
     Explain(explain::Args),
     /// Write a model's include masks and weights for fast inference.
@@ -95,6 +98,7 @@ fn main() {
         Command::Selfplay(args) => selfplay::run(args),
         Command::Dataset(args) => dataset::run(args),
         Command::Learn(args) => learn::run(args),
+        Command::Logreg(args) => logreg::run(args),
         Command::Encoders => {
             print!("{}", tmbot::features::encoder::listing());
             Ok(())
