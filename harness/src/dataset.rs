@@ -153,13 +153,12 @@ impl SeedFormat for Checkers {
     }
 
     fn row(&self, black: f64) -> Result<String, String> {
-        let planes = self.position().planes();
-        let mut line = String::with_capacity(2 * checkers_planes::FEATURES + 2);
-        for plane in planes {
-            for square in 0..32 {
-                line.push(if (plane >> square) & 1 == 1 { '1' } else { '0' });
-                line.push(',');
-            }
+        let mut bits = Vec::with_capacity(checkers_planes::FEATURES);
+        checkers_planes::encode_planes(self.position().planes(), &mut bits);
+        let mut line = String::with_capacity(2 * checkers_planes::FEATURES + 4);
+        for bit in bits {
+            line.push(if bit == 1 { '1' } else { '0' });
+            line.push(',');
         }
         line.push(if self.side_to_move() == Color::Black {
             '1'

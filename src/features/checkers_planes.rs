@@ -32,20 +32,30 @@ pub fn feature_names() -> Vec<String> {
         .collect()
 }
 
+/// Appends the features of a board given as its planes (black men, black kings, white
+/// men, white kings; bit i is square i+1) to `out`.
+pub fn encode_planes(planes: [u32; 4], out: &mut Vec<u8>) {
+    for plane in planes {
+        out.extend((0..32).map(|s| ((plane >> s) & 1) as u8));
+    }
+}
+
 /// The features of a board given as 32 squares in seed 001's console codes: 0 empty,
 /// 1 black man, 2 black king, 3 white man, 4 white king.
 pub fn encode(squares: &[u8]) -> Result<Vec<u8>, String> {
     if squares.len() != 32 {
         return Err(format!("expected 32 squares, got {}", squares.len()));
     }
-    let mut out = vec![0u8; FEATURES];
+    let mut planes = [0u32; 4];
     for (i, &code) in squares.iter().enumerate() {
         match code {
             0 => {}
-            1..=4 => out[(code as usize - 1) * 32 + i] = 1,
+            1..=4 => planes[code as usize - 1] |= 1 << i,
             other => return Err(format!("square {}: code {other} is not 0..4", i + 1)),
         }
     }
+    let mut out = Vec::with_capacity(FEATURES);
+    encode_planes(planes, &mut out);
     Ok(out)
 }
 

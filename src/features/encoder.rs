@@ -427,13 +427,11 @@ impl Encoder {
                 Ok(())
             }
             (Kind::CheckersPlanes, Sample::Checkers { planes, to_move }) => {
-                let [bm, bk, wm, wk] = match self.viewer(to_move)? {
+                let seen = match self.viewer(to_move)? {
                     Color::Black => planes,
                     Color::White => turned(planes),
                 };
-                for plane in [bm, bk, wm, wk] {
-                    out.extend((0..32).map(|s| ((plane >> s) & 1) as u8));
-                }
+                checkers_planes::encode_planes(seen, out);
                 Ok(())
             }
             (Kind::CheckersMeta, Sample::Checkers { planes, to_move }) => {

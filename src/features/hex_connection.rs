@@ -5,7 +5,7 @@
 //! row-major order, true when both cells hold that colour's stones in one connected group
 //! (N(N-1)/2 each): N(N+1) features in all, 2450 on 7x7 and 6642 on 9x9.
 //!
-//! With edges ([`HexConnection::with_edges`], the encoder `hex-connection-edges`, seed
+//! With edges ([`HexConnection::with_edges`], the encoder `hex-connection:edges=on`, seed
 //! 000's proposed improvement), two more symbols close the list: `EDGES_B` and `EDGES_R`,
 //! true when one group of that colour touches both of its edges (the colour has won).
 //!
@@ -41,11 +41,6 @@ impl HexConnection {
             edges: true,
             ..HexConnection::new(width, height)
         }
-    }
-
-    /// Whether the edge symbols are encoded.
-    pub fn has_edges(&self) -> bool {
-        self.edges
     }
 
     /// Number of cells.
