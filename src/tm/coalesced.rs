@@ -18,9 +18,11 @@ use crate::tm::bank::{ClauseBank, FeedbackScratch, TypeI};
 use crate::tm::data::Dataset;
 use crate::tm::inference::{CompiledClause, InferenceModel};
 use crate::tm::literals::LiteralLayout;
-use crate::tm::lockstep;
-use crate::tm::multiclass::{included_literals, shuffled, CLAUSE_BLOCK, INDEX_AHEAD};
+use crate::tm::multiclass::{
+    included_literals, shuffled, SampleLiterals, CLAUSE_BLOCK, INDEX_AHEAD,
+};
 use crate::tm::params::Params;
+use crate::tm::rounds;
 use crate::tm::sampler::SubsetSampler;
 use rand::Rng as _;
 
@@ -40,14 +42,16 @@ struct PoolBlock {
     scratch: FeedbackScratch,
 }
 
+/// The two classes updated for one sample: (class, is the target, clamped class sum).
+type Updates = [(usize, bool, i32); 2];
+
 /// Who gets feedback for one sample.
 struct Step<'a> {
     params: &'a Params,
     sampler: &'a SubsetSampler,
     literals: &'a [u64],
     classes: usize,
-    /// (class, is the target, clamped class sum)
-    updates: [(usize, bool, i32); 2],
+    updates: Updates,
 }
 
 impl PoolBlock {
@@ -214,52 +218,49 @@ impl CoalescedTm {
             .state(clause % CLAUSE_BLOCK, literal)
     }
 
-    /// One epoch over `data` in a shuffled order, on rayon's number of threads. The blocks
-    /// are shared out among worker threads that go through the samples in lockstep
-    /// ([`lockstep`]); each worker draws the negative classes from its own copy of the main
-    /// stream, so all draw the same ones, and the result is the same for any number.
+    /// One epoch over `data` in a shuffled order, on rayon's number of threads. The workers
+    /// share the blocks sample by sample ([`rounds`]); the negative classes are drawn from
+    /// the main stream in sample order, so the result is the same for any number.
     pub fn fit_epoch(&mut self, data: &Dataset) {
         assert_eq!(data.features(), self.layout.features, "feature count");
         let order = shuffled(data.len(), &mut self.rng);
         let (k, layout) = (self.classes, self.layout);
         let t = self.params.threshold as i64;
         let workers = rayon::current_num_threads().clamp(1, self.blocks.len());
-        let shares = lockstep::deal(&mut self.blocks, workers);
-        let (params, sampler, main) = (&self.params, &self.sampler, &self.rng);
-        let mut streams = lockstep::run(shares, k, |worker, mut share, lockstep| {
-            let mut rng = main.clone();
-            let mut literals = vec![0u64; layout.words()];
-            let (mut partial, mut totals) = (vec![0i64; k], vec![0i64; k]);
-            let mut sums = vec![0i32; k];
-            for (round, &i) in order.iter().enumerate() {
-                layout.fill_literals(data.row(i), &mut literals);
-                partial.fill(0);
-                for block in share.iter_mut() {
-                    block.votes(&literals, k, &mut partial);
+        let (params, sampler, main) = (&self.params, &self.sampler, &mut self.rng);
+        let label_of = |round: usize| data.labels()[order[round]] as usize;
+        let shares = rounds::spans(self.blocks.len(), workers);
+        rounds::run(
+            self.blocks.iter_mut().collect(),
+            shares,
+            k,
+            order.len() + 1,
+            || SampleLiterals::new(layout),
+            |literals, round, updates: Option<&Updates>, _, block, parts| {
+                if let Some(&updates) = updates {
+                    let row = data.row(order[round - 1]);
+                    block.feedback(&Step {
+                        params,
+                        sampler,
+                        literals: literals.of(round - 1, row),
+                        classes: k,
+                        updates,
+                    });
                 }
-                lockstep.exchange(worker, round, &partial, &mut totals);
-                for (sum, &total) in sums.iter_mut().zip(&totals) {
-                    *sum = total.clamp(-t, t) as i32;
+                if let Some(&i) = order.get(round) {
+                    block.votes(literals.of(round, data.row(i)), k, parts);
                 }
-                let label = data.labels()[i] as usize;
-                let negative = focused_negative(&sums, label, t, &mut rng);
-                let step = Step {
-                    params,
-                    sampler,
-                    literals: &literals,
-                    classes: k,
-                    updates: [
-                        (label, true, sums[label]),
-                        (negative, false, sums[negative]),
-                    ],
-                };
-                for block in share.iter_mut() {
-                    block.feedback(&step);
-                }
-            }
-            rng
-        });
-        self.rng = streams.swap_remove(0);
+            },
+            |round, totals| {
+                let sums: Vec<i32> = totals.iter().map(|&s| s.clamp(-t, t) as i32).collect();
+                let label = label_of(round);
+                let negative = focused_negative(&sums, label, t, main);
+                [
+                    (label, true, sums[label]),
+                    (negative, false, sums[negative]),
+                ]
+            },
+        );
     }
 
     /// Clamped class sums of one sample (packed features), straight from the clause banks.

@@ -6,7 +6,7 @@
 //! - [`bank`], clause states, evaluation and the Type Ia/Ib/II feedback;
 //! - [`params`], hyper-parameters;
 //! - [`multiclass`], the per-class machine (parallel, reproducible per seed);
-//! - [`lockstep`], worker threads that train one machine a sample at a time;
+//! - [`rounds`], worker threads that share one machine's clause blocks sample by sample;
 //! - [`patches`], a generic board of bit planes cut into square windows with position bits;
 //! - [`conv`], the convolutional machine (a clause fires when it matches any patch);
 //! - [`coalesced`], one clause pool shared by all classes with signed per-class weights;
@@ -24,12 +24,12 @@ pub mod conv;
 pub mod data;
 pub mod inference;
 pub mod literals;
-pub(crate) mod lockstep;
 pub mod metrics;
 pub mod multiclass;
 pub mod params;
 pub mod patches;
 pub mod persist;
+pub(crate) mod rounds;
 pub mod sampler;
 
 pub use coalesced::CoalescedTm;

@@ -5,8 +5,8 @@
 //! every block owns its random streams (`rng::substream_pair(seed, block id)`: one to select
 //! clauses for feedback, a wide one for the 1/s subsets), used only for that block's clauses
 //! in clause order. The sample order, negative classes and drops come from
-//! the machine's main stream. Worker threads take whole classes (or, when there are more
-//! threads than classes, share out each class's blocks in [`lockstep`]), but no block reads
+//! the machine's main stream. Worker threads take whole classes or share out the blocks
+//! sample by sample ([`rounds`]), but no block reads
 //! another block's stream and class sums are integer sums, so a seed gives the same model
 //! whatever the number of threads.
 
@@ -15,8 +15,8 @@ use crate::tm::bank::{Applied, ClauseBank, FeedbackScratch, TypeI};
 use crate::tm::data::Dataset;
 use crate::tm::inference::{CompiledClause, InferenceModel};
 use crate::tm::literals::LiteralLayout;
-use crate::tm::lockstep;
 use crate::tm::params::Params;
+use crate::tm::rounds;
 use crate::tm::sampler::SubsetSampler;
 use rand::Rng as _;
 
@@ -300,66 +300,70 @@ impl MultiClassTm {
     /// from `rows`, on up to `workers` threads; the result is the same for any number.
     ///
     /// A sample changes only its label's and its negative class's clauses, from those
-    /// classes' own sums, so classes learn independently of one another. With at least as
-    /// many classes as workers, each worker takes whole classes through the whole epoch and
-    /// the workers never meet ([`Self::train_by_class`]): a thread slowed by other programs
-    /// delays only its own classes. With more workers than classes, each class's blocks are
-    /// shared out and the workers meet once per sample ([`lockstep`]).
+    /// classes' own sums, so classes learn independently of one another: one worker goes
+    /// through the epoch class after class, and with two classes two workers take one each
+    /// and never meet ([`Self::train_by_class`]). Otherwise the workers share the blocks of
+    /// the two classes concerned sample by sample ([`rounds`]).
     fn train<'d>(
         &mut self,
         rows: impl Fn(usize) -> &'d [u64] + Sync,
         samples: &[(usize, usize, usize)],
         workers: usize,
     ) {
-        if workers > 1 && workers <= self.blocks.len() {
-            return self.train_by_class(rows, samples, workers);
+        if workers <= 1 || (workers == 2 && self.blocks.len() == 2) {
+            return self.train_by_class(rows, samples, workers.max(1));
         }
-        let (t, layout) = (self.params.threshold, self.layout);
-        let workers = workers.clamp(1, self.blocks[0].len());
-        // shares[worker][class]: the worker's blocks of that class.
-        let mut shares: Vec<Vec<Vec<&mut Block>>> = (0..workers).map(|_| Vec::new()).collect();
-        for class in self.blocks.iter_mut() {
-            for (share, blocks) in shares.iter_mut().zip(lockstep::deal(class, workers)) {
-                share.push(blocks);
-            }
-        }
+        let (t, layout) = (self.params.threshold as i64, self.layout);
         let (params, sampler) = (&self.params, &self.sampler);
         let keep = self.literal_keep.as_deref();
-        lockstep::run(shares, 2, |worker, mut share, lockstep| {
-            let mut literals = vec![0u64; layout.words()];
-            let mut totals = [0; 2];
-            for (round, &(row, label, negative)) in samples.iter().enumerate() {
-                layout.fill_literals(rows(row), &mut literals);
-                let mine = [label, negative].map(|c| {
-                    share[c]
-                        .iter_mut()
-                        .map(|b| b.vote_learning(&literals, keep))
-                        .sum()
-                });
-                lockstep.exchange(worker, round, &mine, &mut totals);
-                let context = Feedback {
-                    params,
-                    sampler,
-                    literals: &literals,
-                    keep,
-                };
-                let clamp = |sum: i64| sum.clamp(-(t as i64), t as i64) as i32;
-                for (c, target, sum) in [(label, true, totals[0]), (negative, false, totals[1])] {
-                    let update = Update {
-                        target,
-                        sum: clamp(sum),
-                    };
-                    for block in share[c].iter_mut() {
-                        block.feedback(update, &context);
+        let per_class = self.blocks[0].len();
+        let workers = workers.clamp(1, per_class);
+        // Worker w's share: the w-th run of every class's blocks.
+        let mut shares = vec![Vec::new(); workers];
+        for class in 0..self.blocks.len() {
+            for (share, span) in shares.iter_mut().zip(rounds::spans(per_class, workers)) {
+                share.extend(span.into_iter().map(|b| class * per_class + b));
+            }
+        }
+        let blocks: Vec<&mut Block> = self.blocks.iter_mut().flatten().collect();
+        rounds::run(
+            blocks,
+            shares,
+            2,
+            samples.len() + 1,
+            || SampleLiterals::new(layout),
+            |literals, round, sums: Option<&[i32; 2]>, index, block, parts| {
+                let class = index / per_class;
+                if let (Some(sums), Some(&(row, label, negative))) =
+                    (sums, round.checked_sub(1).and_then(|r| samples.get(r)))
+                {
+                    if class == label || class == negative {
+                        let context = Feedback {
+                            params,
+                            sampler,
+                            literals: literals.of(round - 1, rows(row)),
+                            keep,
+                        };
+                        let target = class == label;
+                        let sum = sums[!target as usize];
+                        block.feedback(Update { target, sum }, &context);
                     }
                 }
-            }
-        });
+                if let Some(&(row, label, negative)) = samples.get(round) {
+                    if class == label || class == negative {
+                        let vote = block.vote_learning(literals.of(round, rows(row)), keep);
+                        parts[(class != label) as usize] = vote;
+                    }
+                }
+            },
+            |_, totals| [0, 1].map(|k| totals[k].clamp(-t, t) as i32),
+        );
     }
 
-    /// [`Self::train`] with whole classes dealt to `workers` threads (class i to worker
-    /// i mod `workers`): each goes through every sample that concerns its classes, without
-    /// waiting for the others.
+    /// [`Self::train`] class after class on one thread (`workers` 1), or with the two
+    /// classes on two threads: each goes through every sample that concerns its class
+    /// without waiting for the other, and one class's clauses stay in cache for the whole
+    /// pass.
     fn train_by_class<'d>(
         &mut self,
         rows: impl Fn(usize) -> &'d [u64] + Sync,
@@ -369,45 +373,43 @@ impl MultiClassTm {
         let (t, layout) = (self.params.threshold, self.layout);
         let (params, sampler) = (&self.params, &self.sampler);
         let keep = self.literal_keep.as_deref();
-        let shares = lockstep::deal(self.blocks.iter_mut().enumerate(), workers);
-        let learn = |share: Vec<(usize, &mut Vec<Block>)>| {
+        let learn = |class: usize, blocks: &mut Vec<Block>| {
             let mut literals = vec![0u64; layout.words()];
-            for (class, blocks) in share {
-                for &(row, label, negative) in samples {
-                    if class != label && class != negative {
-                        continue;
-                    }
-                    layout.fill_literals(rows(row), &mut literals);
-                    let sum: i64 = blocks
-                        .iter_mut()
-                        .map(|b| b.vote_learning(&literals, keep))
-                        .sum();
-                    let update = Update {
-                        target: class == label,
-                        sum: sum.clamp(-(t as i64), t as i64) as i32,
-                    };
-                    let context = Feedback {
-                        params,
-                        sampler,
-                        literals: &literals,
-                        keep,
-                    };
-                    for block in blocks.iter_mut() {
-                        block.feedback(update, &context);
-                    }
+            for &(row, label, negative) in samples {
+                if class != label && class != negative {
+                    continue;
+                }
+                layout.fill_literals(rows(row), &mut literals);
+                let sum: i64 = blocks
+                    .iter_mut()
+                    .map(|b| b.vote_learning(&literals, keep))
+                    .sum();
+                let update = Update {
+                    target: class == label,
+                    sum: sum.clamp(-(t as i64), t as i64) as i32,
+                };
+                let context = Feedback {
+                    params,
+                    sampler,
+                    literals: &literals,
+                    keep,
+                };
+                for block in blocks.iter_mut() {
+                    block.feedback(update, &context);
                 }
             }
         };
+        if workers == 1 {
+            for (class, blocks) in self.blocks.iter_mut().enumerate() {
+                learn(class, blocks);
+            }
+            return;
+        }
+        let (first, second) = self.blocks.split_at_mut(1);
         std::thread::scope(|scope| {
-            let mut shares = shares.into_iter();
-            let first = shares.next();
             let learn = &learn;
-            for share in shares {
-                scope.spawn(move || learn(share));
-            }
-            if let Some(share) = first {
-                learn(share);
-            }
+            scope.spawn(move || learn(1, &mut second[0]));
+            learn(0, &mut first[0]);
         });
     }
 
@@ -507,6 +509,33 @@ pub(crate) fn included_literals(layout: &LiteralLayout, includes: &[u64]) -> Vec
     }
     out.sort_unstable();
     out
+}
+
+/// One worker's literals of the samples of the last two rounds, filled on first use.
+pub(crate) struct SampleLiterals {
+    layout: LiteralLayout,
+    /// (round, literals) of even rounds, then of odd ones.
+    slots: [(usize, Vec<u64>); 2],
+}
+
+impl SampleLiterals {
+    pub(crate) fn new(layout: LiteralLayout) -> SampleLiterals {
+        let slot = || (usize::MAX, vec![0u64; layout.words()]);
+        SampleLiterals {
+            layout,
+            slots: [slot(), slot()],
+        }
+    }
+
+    /// The literals of `round`'s sample, whose packed features are `features`.
+    pub(crate) fn of(&mut self, round: usize, features: &[u64]) -> &[u64] {
+        let (filled, literals) = &mut self.slots[round % 2];
+        if *filled != round {
+            self.layout.fill_literals(features, literals);
+            *filled = round;
+        }
+        literals
+    }
 }
 
 /// A Fisher-Yates shuffle of `0..n`.

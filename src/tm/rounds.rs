@@ -1,0 +1,436 @@
+//! Worker threads that train one machine a sample at a time, sharing its clause blocks.
+//!
+//! Training is a sequence of rounds. In round r every block first applies the feedback of
+//! sample r - 1 (from the decision made at the end of round r - 1), then evaluates its
+//! clauses on sample r and leaves its part of the class sums. When the last block of a
+//! round is done, the thread that finished it adds the parts up, makes the round's decision
+//! (clamped sums, negative class) and opens the next round; it goes straight on to it while
+//! the others join as they come.
+//!
+//! Blocks are handed out one at a time: each worker first takes the blocks of its own share
+//! (so a block usually stays on one core and in its cache), then those that other workers
+//! have not reached yet. A worker slowed down by other programs therefore holds up a round
+//! by at most the one block it is working on. A worker that finds nothing left to take
+//! spins for a moment, then sleeps until the round is over: no core is burnt in waiting.
+//!
+//! On a machine busier than it has cores, some worker is always off its core holding a
+//! block, and the others would spend their turns asleep waiting for it. A worker that slept
+//! for more than a quarter of the last [`WINDOW`] therefore rests: it leaves the blocks to the
+//! others for a while (twice as long each time, from [`FIRST_REST`]) and then tries again.
+//! At least one worker always keeps working, so a busy machine makes training no slower than
+//! on one thread, and a quiet one gets every worker back.
+//!
+//! Parts are integers, each block keeps its own random streams and decisions are made in
+//! round order by one thread at a time, so a seed gives the same model for any number of
+//! workers.
+
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// How often a worker with nothing to do checks the round before it sleeps.
+const SPINS_BEFORE_SLEEP: u32 = 256;
+
+/// The span over which a worker weighs its sleep against its time.
+const WINDOW: Duration = Duration::from_millis(25);
+
+/// A worker's first rest; each further one is twice as long, up to [`LONGEST_REST`].
+const FIRST_REST: Duration = Duration::from_millis(100);
+
+/// The longest rest.
+const LONGEST_REST: Duration = Duration::from_secs(5);
+
+/// One round's outcome: made by [`run`]'s `decide` from the summed parts, read by every
+/// block in the next round.
+pub(crate) trait Decision: Clone + Send + Sync {}
+
+impl<D: Clone + Send + Sync> Decision for D {}
+
+/// A cursor over one worker's share: the round in the high half, the next position in the
+/// low half, so a stale round can never take a block of the next one.
+struct Cursor(AtomicU64);
+
+impl Cursor {
+    fn word(round: usize, position: usize) -> u64 {
+        ((round as u64) << 32) | position as u64
+    }
+
+    /// Takes the next position of `share` in `round`, if any is left.
+    fn take(&self, round: usize, share: &[usize]) -> Option<usize> {
+        let mut word = self.0.load(Ordering::Acquire);
+        loop {
+            let position = (word & u32::MAX as u64) as usize;
+            if word >> 32 != round as u64 || position >= share.len() {
+                return None;
+            }
+            match self
+                .0
+                .compare_exchange_weak(word, word + 1, Ordering::AcqRel, Ordering::Acquire)
+            {
+                Ok(_) => return Some(share[position]),
+                Err(now) => word = now,
+            }
+        }
+    }
+}
+
+/// What the workers share.
+struct Shared<'b, B, D, F> {
+    blocks: Vec<Mutex<&'b mut B>>,
+    shares: Vec<Vec<usize>>,
+    cursors: Vec<Cursor>,
+    /// `parts[block * width + k]`.
+    parts: Vec<AtomicI64>,
+    width: usize,
+    /// Blocks finished in the open round.
+    done: AtomicUsize,
+    /// The open round.
+    round: AtomicUsize,
+    /// The decisions of even rounds, then of odd ones.
+    decisions: [Mutex<Option<(usize, D)>>; 2],
+    decide: Mutex<F>,
+    /// Workers asleep until the round closes.
+    sleepers: AtomicUsize,
+    /// Workers resting.
+    resting: AtomicUsize,
+    bell: (Mutex<()>, Condvar),
+    /// Set when a worker panicked, so the others stop waiting for it.
+    abandoned: AtomicBool,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|_| panic!("another training worker panicked"))
+}
+
+impl<B, D: Decision, F: FnMut(usize, &[i64]) -> D> Shared<'_, B, D, F> {
+    /// The decision of `round`, once it is made.
+    fn decision(&self, round: usize) -> D {
+        let slot = lock(&self.decisions[round % 2]);
+        match &*slot {
+            Some((r, d)) if *r == round => d.clone(),
+            _ => unreachable!("decision of round {round} read before it was made"),
+        }
+    }
+
+    /// Counts a finished block of `round`; the last one closes the round.
+    fn finish(&self, round: usize, rounds: usize) {
+        if self.done.fetch_add(1, Ordering::AcqRel) + 1 < self.blocks.len() {
+            return;
+        }
+        self.done.store(0, Ordering::Relaxed);
+        if round + 1 < rounds {
+            let mut totals = vec![0i64; self.width];
+            for part in self.parts.chunks(self.width) {
+                for (total, value) in totals.iter_mut().zip(part) {
+                    *total += value.load(Ordering::Relaxed);
+                }
+            }
+            let decision = (lock(&self.decide))(round, &totals);
+            *lock(&self.decisions[round % 2]) = Some((round, decision));
+            for cursor in &self.cursors {
+                cursor
+                    .0
+                    .store(Cursor::word(round + 1, 0), Ordering::Release);
+            }
+        }
+        self.round.store(round + 1, Ordering::SeqCst);
+        // Resting workers only need the bell when the run is over.
+        if round + 1 == rounds || self.sleepers.load(Ordering::SeqCst) > 0 {
+            let _guard = lock(&self.bell.0);
+            self.bell.1.notify_all();
+        }
+    }
+
+    /// Waits until `round` is closed; returns the open round. Time asleep is added to
+    /// `slept`.
+    fn wait_past(&self, round: usize, slept: &mut Duration) -> usize {
+        for _ in 0..SPINS_BEFORE_SLEEP {
+            let now = self.round.load(Ordering::Acquire);
+            if now > round {
+                return now;
+            }
+            std::hint::spin_loop();
+        }
+        let start = Instant::now();
+        let mut guard = lock(&self.bell.0);
+        self.sleepers.fetch_add(1, Ordering::SeqCst);
+        let now = loop {
+            let now = self.round.load(Ordering::SeqCst);
+            if now > round {
+                break now;
+            }
+            if self.abandoned.load(Ordering::Relaxed) {
+                self.sleepers.fetch_sub(1, Ordering::SeqCst);
+                panic!("another training worker panicked");
+            }
+            guard = self.bell.1.wait(guard).unwrap_or_else(|e| e.into_inner());
+        };
+        self.sleepers.fetch_sub(1, Ordering::SeqCst);
+        *slept += start.elapsed();
+        now
+    }
+
+    /// Rests for `span` (or until the last round closes) unless every other worker rests;
+    /// returns the open round, or `None` when the worker did not rest.
+    fn rest(&self, span: Duration, rounds: usize) -> Option<usize> {
+        let others = self.shares.len() - 1;
+        self.resting
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < others).then_some(n + 1)
+            })
+            .ok()?;
+        let deadline = Instant::now() + span;
+        let mut guard = lock(&self.bell.0);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if self.round.load(Ordering::SeqCst) >= rounds
+                || left.is_zero()
+                || self.abandoned.load(Ordering::Relaxed)
+            {
+                break;
+            }
+            guard = match self.bell.1.wait_timeout(guard, left) {
+                Ok((guard, _)) => guard,
+                Err(e) => e.into_inner().0,
+            };
+        }
+        drop(guard);
+        self.resting.fetch_sub(1, Ordering::AcqRel);
+        Some(self.round.load(Ordering::SeqCst))
+    }
+
+    /// The next block of `round` for `worker`: its own share first, then the others'.
+    fn take(&self, worker: usize, round: usize) -> Option<usize> {
+        let n = self.shares.len();
+        (0..n).find_map(|k| {
+            let w = (worker + k) % n;
+            self.cursors[w].take(round, &self.shares[w])
+        })
+    }
+}
+
+/// Runs `rounds` rounds over `blocks` on `shares.len()` workers (the first on the calling
+/// thread); `shares[w]` lists the blocks worker w takes first, and every block is in one
+/// share.
+///
+/// In each round every block is passed once to `work(state, round, decision, index,
+/// block, parts)` with the decision of the previous round (none in round 0) and its `width`
+/// parts to fill (they start at zero each time); `state` is the worker's own, made by
+/// `state()`. At the end of every round but the last, `decide(round, totals)` turns the
+/// summed parts into the round's decision.
+pub(crate) fn run<B: Send, D: Decision, S>(
+    blocks: Vec<&mut B>,
+    shares: Vec<Vec<usize>>,
+    width: usize,
+    rounds: usize,
+    state: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, usize, Option<&D>, usize, &mut B, &mut [i64]) + Sync,
+    decide: impl FnMut(usize, &[i64]) -> D + Send,
+) {
+    assert!(rounds < 1 << 32, "too many rounds");
+    debug_assert_eq!(
+        shares.iter().map(Vec::len).sum::<usize>(),
+        blocks.len(),
+        "every block in one share"
+    );
+    let count = blocks.len();
+    let shared = Shared {
+        blocks: blocks.into_iter().map(Mutex::new).collect(),
+        cursors: shares.iter().map(|_| Cursor(AtomicU64::new(0))).collect(),
+        shares,
+        parts: (0..count * width).map(|_| AtomicI64::new(0)).collect(),
+        width,
+        done: AtomicUsize::new(0),
+        round: AtomicUsize::new(0),
+        decisions: [Mutex::new(None), Mutex::new(None)],
+        decide: Mutex::new(decide),
+        sleepers: AtomicUsize::new(0),
+        resting: AtomicUsize::new(0),
+        bell: (Mutex::new(()), Condvar::new()),
+        abandoned: AtomicBool::new(false),
+    };
+    if count == 0 {
+        return;
+    }
+    let worker = |w: usize| {
+        let guard = AbandonOnPanic(&shared);
+        let mut own = state();
+        let mut values = vec![0i64; width];
+        let mut round = 0;
+        let mut watch = Watch::new();
+        while round < rounds {
+            let mut decision: Option<D> = None;
+            while let Some(b) = shared.take(w, round) {
+                if round > 0 && decision.is_none() {
+                    decision = Some(shared.decision(round - 1));
+                }
+                values.fill(0);
+                let mut block = lock(&shared.blocks[b]);
+                work(
+                    &mut own,
+                    round,
+                    decision.as_ref(),
+                    b,
+                    &mut block,
+                    &mut values,
+                );
+                drop(block);
+                for (part, &value) in shared.parts[b * width..(b + 1) * width].iter().zip(&values) {
+                    part.store(value, Ordering::Relaxed);
+                }
+                shared.finish(round, rounds);
+            }
+            round = shared.wait_past(round, &mut watch.slept);
+            if watch.too_sleepy() {
+                if let Some(now) = shared.rest(watch.rest, rounds) {
+                    round = now;
+                    watch.rested();
+                }
+            }
+        }
+        std::mem::forget(guard);
+    };
+    let workers = shared.shares.len();
+    std::thread::scope(|scope| {
+        let worker = &worker;
+        let others: Vec<_> = (1..workers)
+            .map(|w| scope.spawn(move || worker(w)))
+            .collect();
+        worker(0);
+        for handle in others {
+            if let Err(panic) = handle.join() {
+                std::panic::resume_unwind(panic);
+            }
+        }
+    });
+}
+
+/// A worker's record of its sleep.
+struct Watch {
+    since: Instant,
+    slept: Duration,
+    /// The next rest.
+    rest: Duration,
+}
+
+impl Watch {
+    fn new() -> Watch {
+        Watch {
+            since: Instant::now(),
+            slept: Duration::ZERO,
+            rest: FIRST_REST,
+        }
+    }
+
+    /// Whether the last window is over and the worker slept through more than a quarter of
+    /// it (a new window starts when one is over).
+    fn too_sleepy(&mut self) -> bool {
+        let elapsed = self.since.elapsed();
+        if elapsed < WINDOW {
+            return false;
+        }
+        let sleepy = self.slept * 4 > elapsed;
+        self.since = Instant::now();
+        self.slept = Duration::ZERO;
+        sleepy
+    }
+
+    /// Starts a new window after a rest; the next rest is twice as long.
+    fn rested(&mut self) {
+        self.since = Instant::now();
+        self.slept = Duration::ZERO;
+        self.rest = (self.rest * 2).min(LONGEST_REST);
+    }
+}
+
+/// Splits `0..count` into `workers` shares of consecutive indices (each a run of
+/// `count / workers` or one more).
+pub(crate) fn spans(count: usize, workers: usize) -> Vec<Vec<usize>> {
+    (0..workers)
+        .map(|w| (w * count / workers..(w + 1) * count / workers).collect())
+        .collect()
+}
+
+/// Marks the round abandoned and wakes the sleepers when dropped during a panic.
+struct AbandonOnPanic<'s, 'b, B, D, F>(&'s Shared<'b, B, D, F>);
+
+impl<B, D, F> Drop for AbandonOnPanic<'_, '_, B, D, F> {
+    fn drop(&mut self) {
+        self.0.abandoned.store(true, Ordering::Relaxed);
+        if let Ok(_guard) = self.0.bell.0.lock() {
+            self.0.bell.1.notify_all();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each block adds (its value x round) to part 0 and 1 to part 1; the decision of a
+    /// round is its totals, checked against the expected sums by every block of the next.
+    fn rounds_on(workers: usize) -> Vec<Vec<i64>> {
+        let mut values: Vec<i64> = (1..=7).collect();
+        let rounds = 300;
+        let mut seen = Vec::new();
+        run(
+            values.iter_mut().collect(),
+            spans(7, workers),
+            2,
+            rounds,
+            || (),
+            |_, round, decision: Option<&Vec<i64>>, _, value, parts| {
+                if let Some(d) = decision {
+                    assert_eq!(d, &vec![28 * (round as i64 - 1), 7], "round {round}");
+                }
+                parts[0] = *value * round as i64;
+                parts[1] = 1;
+            },
+            |_, totals| {
+                seen.push(totals.to_vec());
+                totals.to_vec()
+            },
+        );
+        seen
+    }
+
+    #[test]
+    fn every_round_sums_every_block_once() {
+        let one = rounds_on(1);
+        assert_eq!(one.len(), 299);
+        for (round, totals) in one.iter().enumerate() {
+            assert_eq!(totals, &vec![28 * round as i64, 7]);
+        }
+        assert_eq!(rounds_on(2), one);
+        assert_eq!(rounds_on(3), one);
+    }
+
+    #[test]
+    fn a_panicking_worker_releases_the_others() {
+        let result = std::panic::catch_unwind(|| {
+            let mut blocks = vec![0u8; 4];
+            run(
+                blocks.iter_mut().collect(),
+                spans(4, 2),
+                1,
+                50,
+                || (),
+                |_, round, _: Option<&()>, _, _, _| {
+                    if round == 10 {
+                        panic!("a worker fails");
+                    }
+                },
+                |_, _| (),
+            )
+        });
+        assert!(result.is_err());
+    }
+
+    #[test]
+    fn shares_cover_every_block_once() {
+        assert_eq!(spans(5, 2), vec![vec![0, 1], vec![2, 3, 4]]);
+        assert_eq!(spans(1, 2), vec![vec![], vec![0]]);
+    }
+}
