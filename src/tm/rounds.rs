@@ -410,7 +410,7 @@ mod tests {
     #[test]
     fn a_panicking_worker_releases_the_others() {
         let result = std::panic::catch_unwind(|| {
-            let mut blocks = vec![0u8; 4];
+            let mut blocks = [0u8; 4];
             run(
                 blocks.iter_mut().collect(),
                 spans(4, 2),
