@@ -258,6 +258,8 @@ pub struct Progress {
     bar: ProgressBar,
     lines: bool,
     epochs_per_fold: u64,
+    /// Epochs done in each fold (folds may train at the same time).
+    done: std::sync::Mutex<Vec<u64>>,
 }
 
 impl Progress {
@@ -283,6 +285,7 @@ impl Progress {
             bar,
             lines: !json && !terminal,
             epochs_per_fold,
+            done: std::sync::Mutex::new(vec![0; folds]),
         }
     }
 
@@ -318,14 +321,20 @@ impl Progress {
         self.bar
             .set_prefix(label.trim_end_matches([':', ' ']).to_string());
         self.bar.set_message(state);
-        self.bar
-            .set_position(fold as u64 * self.epochs_per_fold + epoch as u64);
+        self.set_done(fold, epoch as u64);
     }
 
     /// Marks fold `fold` (0-based) done, however many epochs it took.
     pub fn fold_done(&self, fold: usize) {
-        self.bar
-            .set_position((fold as u64 + 1) * self.epochs_per_fold);
+        self.set_done(fold, self.epochs_per_fold);
+    }
+
+    fn set_done(&self, fold: usize, epochs: u64) {
+        let mut done = self.done.lock().expect("progress");
+        if let Some(d) = done.get_mut(fold) {
+            *d = epochs.min(self.epochs_per_fold);
+        }
+        self.bar.set_position(done.iter().sum());
     }
 
     /// Prints a line above the bar (or plainly when there is none, unless under `--json`).
