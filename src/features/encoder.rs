@@ -12,6 +12,7 @@
 //! `labels=white` swaps win and loss (the thesis's White model), `view=mover` turns board
 //! and labels to the side to move.
 
+use super::hypervector::Hypervector;
 use super::{checkers_meta, checkers_planes, hex_compact, hex_connection::HexConnection};
 use crate::game::hex::Hex;
 use crate::game::{Color, Game};
@@ -99,6 +100,15 @@ pub const LIST: &[Entry] = &[
                 "on: a symbol true when Black is to move (default off)",
             ),
             ("fold", FOLD_DOC),
+            (
+                "hv",
+                "N: the symbols folded into a hypervector of N bits, as seed 000 trained \
+                 (default off: one feature per symbol)",
+            ),
+            (
+                "hv-bits",
+                "B: positions per symbol in the hypervector (default 1)",
+            ),
         ],
     },
     Entry {
@@ -187,6 +197,8 @@ pub struct Encoder {
     pub mover_view: bool,
     /// Checkers: classes give White's outcome (with Black's view of the board).
     pub white_labels: bool,
+    /// Hex connection: the symbols folded into a hypervector.
+    pub hypervector: Option<Hypervector>,
 }
 
 impl Encoder {
@@ -199,6 +211,7 @@ impl Encoder {
             fold: false,
             mover_view: false,
             white_labels: false,
+            hypervector: None,
         }
     }
 
@@ -240,6 +253,7 @@ impl Encoder {
                 ));
             }
         }
+        let mut hv_bits = None;
         for option in options.into_iter().flat_map(|o| o.split(',')) {
             let (key, value) = option
                 .split_once('=')
@@ -280,8 +294,38 @@ impl Encoder {
                         _ => return Err(bad()),
                     }
                 }
+                "hv" => {
+                    let size = value
+                        .parse()
+                        .ok()
+                        .filter(|&n: &usize| n >= 1)
+                        .ok_or_else(bad)?;
+                    encoder.hypervector = Some(Hypervector { size, bits: 1 });
+                }
+                "hv-bits" => {
+                    hv_bits = Some(
+                        value
+                            .parse()
+                            .ok()
+                            .filter(|&n: &usize| n >= 1)
+                            .ok_or_else(bad)?,
+                    )
+                }
                 _ => unreachable!("every listed option is handled"),
             }
+        }
+        match (&mut encoder.hypervector, hv_bits) {
+            (Some(hv), Some(bits)) if bits > hv.size => {
+                return Err(format!(
+                    "encoder '{text}': hv-bits={bits} is more than the hv={} positions",
+                    hv.size
+                ))
+            }
+            (Some(hv), Some(bits)) => hv.bits = bits,
+            (None, Some(_)) => {
+                return Err(format!("encoder '{text}': hv-bits needs hv=N"));
+            }
+            _ => {}
         }
         if encoder.mover_view && encoder.white_labels {
             return Err(format!(
@@ -305,6 +349,13 @@ impl Encoder {
         ] {
             if flag {
                 options.push(text);
+            }
+        }
+        let mut options: Vec<String> = options.into_iter().map(String::from).collect();
+        if let Some(hv) = self.hypervector {
+            options.push(format!("hv={}", hv.size));
+            if hv.bits != 1 {
+                options.push(format!("hv-bits={}", hv.bits));
             }
         }
         let mut text = format!("{}@{}", entry.name, entry.version);
@@ -381,9 +432,10 @@ impl Encoder {
     /// Number of features for positions like `sample`.
     pub fn feature_count(&self, sample: Sample) -> Result<usize, String> {
         match (self.kind, sample) {
-            (Kind::HexConnection, Sample::Hex(game)) => {
-                Ok(self.connection(game).feature_count() + usize::from(self.to_move))
-            }
+            (Kind::HexConnection, Sample::Hex(game)) => Ok(match self.hypervector {
+                Some(hv) => hv.size,
+                None => self.connection(game).feature_count() + usize::from(self.to_move),
+            }),
             (Kind::HexCompact, Sample::Hex(game)) => {
                 Ok(hex_compact::feature_count(game.width(), game.height()))
             }
@@ -397,6 +449,9 @@ impl Encoder {
     pub fn feature_names(&self, sample: Sample) -> Result<Vec<String>, String> {
         match (self.kind, sample) {
             (Kind::HexConnection, Sample::Hex(game)) => {
+                if let Some(hv) = self.hypervector {
+                    return Ok(hv.names());
+                }
                 let mut names = self.connection(game).feature_names();
                 if self.to_move {
                     names.push("TURN_R".into());
@@ -416,9 +471,13 @@ impl Encoder {
             (Kind::HexConnection, Sample::Hex(game)) => {
                 let stones: Vec<Option<Color>> =
                     (0..game.cell_count()).map(|c| game.stone(c)).collect();
-                out.extend(self.connection(game).encode_stones(&stones)?);
+                let mut symbols = self.connection(game).encode_stones(&stones)?;
                 if self.to_move {
-                    out.push(u8::from(game.side_to_move() == Color::Black));
+                    symbols.push(u8::from(game.side_to_move() == Color::Black));
+                }
+                match self.hypervector {
+                    Some(hv) => hv.fold(&symbols, out),
+                    None => out.extend(symbols),
                 }
                 Ok(())
             }
@@ -502,6 +561,8 @@ mod tests {
             "csv@1",
             "hex-connection@1",
             "hex-connection@1:edges=on,to-move=on,fold=on",
+            "hex-connection@1:hv=2048",
+            "hex-connection@1:fold=on,hv=1024,hv-bits=2",
             "hex-compact@1:fold=on",
             "checkers-planes@1:view=mover",
             "checkers-meta@1:labels=white",
@@ -524,9 +585,34 @@ mod tests {
             "hex-connection:edges=maybe",
             "checkers-planes:view",
             "checkers-planes:view=mover,labels=white",
+            "hex-connection:hv=0",
+            "hex-connection:hv-bits=2",
+            "hex-connection:hv=4,hv-bits=5",
+            "hex-compact:hv=64",
         ] {
             assert!(Encoder::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn the_hypervector_folds_the_connection_symbols() {
+        let mut game = Hex::new(4, 4).unwrap();
+        game.place(Color::Black, 5).unwrap();
+        game.place(Color::White, 6).unwrap();
+        let plain = Encoder::parse("hex-connection").unwrap();
+        let folded = Encoder::parse("hex-connection:hv=32,hv-bits=2").unwrap();
+        let (mut symbols, mut bits) = (Vec::new(), Vec::new());
+        plain.encode(Sample::Hex(&game), &mut symbols).unwrap();
+        folded.encode(Sample::Hex(&game), &mut bits).unwrap();
+        let hv = folded.hypervector.unwrap();
+        let mut expected = vec![0u8; 32];
+        for (s, _) in symbols.iter().enumerate().filter(|(_, &v)| v == 1) {
+            for p in hv.positions(s) {
+                expected[p] = 1;
+            }
+        }
+        assert_eq!(bits, expected);
+        assert!(bits.iter().any(|&b| b == 1));
     }
 
     #[test]
@@ -542,7 +628,12 @@ mod tests {
             },
         ];
         for entry in LIST.iter().filter(|e| e.kind != Kind::Csv) {
-            for options in ["", ":edges=on,to-move=on", ":view=mover"] {
+            for options in [
+                "",
+                ":edges=on,to-move=on",
+                ":view=mover",
+                ":hv=100,hv-bits=3",
+            ] {
                 let Ok(encoder) = Encoder::parse(&format!("{}{options}", entry.name)) else {
                     continue;
                 };

@@ -9,13 +9,15 @@
 //!   for the boards where the connection pairs do not scale;
 //! - [`checkers_planes`]: seed 001's 4 planes x 32 squares of English checkers, and their
 //!   convolution geometry (a [`crate::tm::patches::PatchGrid`]);
-//! - [`checkers_meta`]: seed 001's seven metadata attributes as thermometers.
+//! - [`checkers_meta`]: seed 001's seven metadata attributes as thermometers;
+//! - [`hypervector`]: many symbols folded into fewer bits, as seed 000 fed its machine.
 
 pub mod checkers_meta;
 pub mod checkers_planes;
 pub mod encoder;
 pub mod hex_compact;
 pub mod hex_connection;
+pub mod hypervector;
 
 use crate::game::hex::Hex;
 use crate::game::Color;
