@@ -655,11 +655,22 @@ fn small_commands_behave() {
         "1",
         "--inference-positions",
         "4",
-        "--no-coalesced",
+        "--runs",
+        "tmbot:coalesced:1,tmbot:per-class:1,tmbot:coalesced:2",
+        "--repeats",
+        "2",
         "--out-dir",
         dir.path().to_str().unwrap(),
     ]);
     assert!(ok, "{stderr}");
+    // Two interleaved rounds of the three runs, then the table and the thread ratio.
+    assert_eq!(stderr.matches("round 2: ").count(), 3, "{stderr}");
+    assert!(stdout.contains("CPU s: median [range]"), "{stdout}");
+    assert!(
+        stdout.contains("tmbot coalesced 2t speed-up over tmbot coalesced 1t"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("tmbot per-class 1t inference"), "{stdout}");
     let mut words = stdout.split(|c: char| !c.is_alphanumeric());
     assert!(!words.any(|w| w == "inf" || w == "NaN"), "{stdout}");
 }

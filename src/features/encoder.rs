@@ -612,7 +612,7 @@ mod tests {
             }
         }
         assert_eq!(bits, expected);
-        assert!(bits.iter().any(|&b| b == 1));
+        assert!(bits.contains(&1));
     }
 
     #[test]

@@ -1,37 +1,56 @@
-//! `arena bench tm`: Tsetlin Machine training and inference speed on random-play 7x7 Hex
-//! with seed 000's connection features, optionally side by side with the Python peers
-//! (shared/bench/tm_peers.py run on the very same CSV files).
+//! `arena bench tm`: Tsetlin Machine training, measured so that the figures cannot mislead.
+//!
+//! Every run is a fresh process (tmbot's own through a hidden `--run` option, the Python
+//! peers through `bench/tm_peers.py`) on the same CSV files, and the runs are interleaved:
+//! every contestant once, then every contestant again, `--repeats` times, so that a change
+//! in the machine's load falls on all of them alike. For each epoch the bench prints the
+//! median and the range of the wall seconds and of the CPU seconds (every thread of the
+//! process), and the test accuracy; memory is the growth of the process's resident set
+//! from the moment its data is loaded to the end of training. Ratios compare each peer with
+//! tmbot's machine of the same family at the same number of threads (per-class libraries
+//! with the per-class machine, coalesced ones with the coalesced machine), and tmbot on two
+//! threads with tmbot on one. `--load` keeps one core busy throughout (a spinning thread
+//! of the bench itself), to show what threads do on a busy machine.
+//!
+//! Data: random-play Hex games with seed 000's connection features (generated), or
+//! `--train`/`--test` files (several training files are joined, as folds are).
 
-use super::cpu_seconds;
 use anyhow::Context;
 use rand::Rng as _;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 use tmbot::features::hex_connection::HexConnection;
 use tmbot::game::hex::geometry::neighbours;
 use tmbot::rng;
-use tmbot::tm::{CoalescedTm, Dataset, MultiClassTm, Params};
+use tmbot::tm::{CoalescedTm, Dataset, InferenceModel, MultiClassTm, Params};
 
 /// Arguments of `arena bench tm`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Training rows (random-play games).
+    /// Training rows of generated random-play games.
     #[arg(long, default_value_t = 20_000)]
     train_rows: usize,
-    /// Test rows.
+    /// Test rows of generated games.
     #[arg(long, default_value_t = 5_000)]
     test_rows: usize,
-    /// Board side.
+    /// Board side of the generated games.
     #[arg(long, default_value_t = 7)]
     board: usize,
-    /// Seed of the games and of the machines.
+    /// Training CSV files (joined) instead of generated games; needs --test.
+    #[arg(long, num_args = 1.., requires = "test")]
+    train: Vec<PathBuf>,
+    /// Test CSV file, with --train.
+    #[arg(long, requires = "train")]
+    test: Option<PathBuf>,
+    /// Seed of the generated games and of every machine.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Clauses (per class for the per-class machine).
+    /// Clauses (per class for the per-class machines, shared for the coalesced ones).
     #[arg(long, default_value_t = 2000)]
     clauses: usize,
     /// Vote clamp T.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long = "T", default_value_t = 100)]
     threshold: i32,
     /// Specificity s.
     #[arg(long, default_value_t = 10.0)]
@@ -39,27 +58,39 @@ pub struct Args {
     /// State bits.
     #[arg(long, default_value_t = 8)]
     state_bits: usize,
-    /// Epochs.
+    /// Integer-weighted clauses (tmbot, pyTsetlinMachine and TMU's per-class classifier).
+    #[arg(long)]
+    weighted: bool,
+    /// Epochs of every run.
     #[arg(long, default_value_t = 2)]
     epochs: usize,
-    /// Positions for the inference measurement.
+    /// Rounds of the interleaved runs.
+    #[arg(long, default_value_t = 3)]
+    repeats: usize,
+    /// The contestants, in the order of each round: tmbot:per-class:THREADS,
+    /// tmbot:coalesced:THREADS, pytm, tmu, tmu_co, gt:JOBS (the peers need --peers). By
+    /// default tmbot's two machines on 1 and 2 threads, and with --peers every peer at
+    /// equal threads beside them.
+    #[arg(long, value_delimiter = ',')]
+    runs: Vec<String>,
+    /// Keep one core busy during the runs (a spinning thread).
+    #[arg(long)]
+    load: bool,
+    /// Positions for tmbot's inference measurement (after the per-class runs; 0: none).
     #[arg(long, default_value_t = 2_000_000)]
     inference_positions: usize,
-    /// Folder for the generated train.csv and test.csv.
+    /// Folder for the CSV files.
     #[arg(long, default_value = "/tmp/tm-bench")]
     out_dir: PathBuf,
-    /// Skip the coalesced machine.
-    #[arg(long)]
-    no_coalesced: bool,
-    /// Python interpreter with the peer libraries: runs tm_peers.py on the same files.
+    /// Python interpreter with the peer libraries.
     #[arg(long)]
     peers: Option<PathBuf>,
     /// The peers script (relative paths are taken from the current folder).
-    #[arg(long, default_value = "shared/bench/tm_peers.py")]
+    #[arg(long, default_value = "bench/tm_peers.py")]
     peers_script: PathBuf,
-    /// Peer libraries to run.
-    #[arg(long, default_value = "pytm,tmu,tmu_co,gt")]
-    libs: String,
+    /// One tmbot run (MODEL:THREADS) on the files of --train/--test; prints one JSON line.
+    #[arg(long, hide = true)]
+    run: Option<String>,
 }
 
 /// One random-play game on a `side` x `side` board, played to the first connection. Returns
@@ -126,97 +157,348 @@ pub fn hex_games(side: usize, rows: usize, seed: u64) -> Dataset {
     data
 }
 
-fn peak_rss_mb() -> Option<f64> {
+/// A contestant: tmbot's machine on some threads, or a peer library.
+#[derive(Clone, Debug, PartialEq)]
+enum Contestant {
+    Tmbot { coalesced: bool, threads: usize },
+    Peer { lib: String, jobs: usize },
+}
+
+impl Contestant {
+    fn parse(text: &str) -> anyhow::Result<Contestant> {
+        let parts: Vec<&str> = text.trim().split(':').collect();
+        let count = |t: &str| -> anyhow::Result<usize> {
+            t.parse()
+                .ok()
+                .filter(|&n| n >= 1)
+                .with_context(|| format!("run '{text}': '{t}' is not a thread count"))
+        };
+        Ok(match parts.as_slice() {
+            ["tmbot", model, threads] => Contestant::Tmbot {
+                coalesced: match *model {
+                    "per-class" => false,
+                    "coalesced" => true,
+                    _ => anyhow::bail!("run '{text}': model is per-class or coalesced"),
+                },
+                threads: count(threads)?,
+            },
+            [lib @ ("pytm" | "tmu" | "tmu_co")] => Contestant::Peer {
+                lib: lib.to_string(),
+                jobs: 1,
+            },
+            ["gt", jobs] => Contestant::Peer {
+                lib: "gt".into(),
+                jobs: count(jobs)?,
+            },
+            _ => anyhow::bail!(
+                "run '{text}': expected tmbot:per-class:N, tmbot:coalesced:N, pytm, tmu, tmu_co or gt:N"
+            ),
+        })
+    }
+
+    fn name(&self) -> String {
+        match self {
+            Contestant::Tmbot { coalesced, threads } => format!(
+                "tmbot {} {threads}t",
+                if *coalesced { "coalesced" } else { "per-class" }
+            ),
+            Contestant::Peer { lib, jobs } if lib == "gt" => format!("gt {jobs}t"),
+            Contestant::Peer { lib, .. } => lib.clone(),
+        }
+    }
+
+    /// The model family and the thread count, for pairing peers with tmbot.
+    fn family(&self) -> (bool, usize) {
+        match self {
+            Contestant::Tmbot { coalesced, threads } => (*coalesced, *threads),
+            Contestant::Peer { lib, jobs } => (matches!(lib.as_str(), "tmu_co" | "gt"), *jobs),
+        }
+    }
+}
+
+/// The default contestants: tmbot's machines on 1 and 2 threads, and the peers beside them.
+fn default_runs(peers: bool) -> Vec<Contestant> {
+    let names: &[&str] = if peers {
+        &[
+            "tmbot:per-class:1",
+            "pytm",
+            "tmu",
+            "tmbot:coalesced:1",
+            "tmu_co",
+            "gt:1",
+            "tmbot:per-class:2",
+            "tmbot:coalesced:2",
+            "gt:2",
+        ]
+    } else {
+        &[
+            "tmbot:per-class:1",
+            "tmbot:per-class:2",
+            "tmbot:coalesced:1",
+            "tmbot:coalesced:2",
+        ]
+    };
+    names
+        .iter()
+        .map(|n| Contestant::parse(n).expect("valid default"))
+        .collect()
+}
+
+/// What one run measured.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+struct Measured {
+    epoch_wall: Vec<f64>,
+    epoch_cpu: Vec<f64>,
+    test_accuracy: Vec<f64>,
+    growth_mb: f64,
+    #[serde(default)]
+    cpu_split: bool,
+    /// Inference positions per wall second and per CPU second (tmbot's per-class runs).
+    #[serde(default)]
+    inference: Option<(f64, f64)>,
+}
+
+/// The resident set or its peak (`VmRSS`, `VmHWM`) of this process in MB.
+fn status_mb(key: &str) -> Option<f64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let line = status
+        .lines()
+        .find(|l| l.strip_prefix(key).is_some_and(|r| r.starts_with(':')))?;
     let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024.0)
 }
 
-/// One peer library's figures from tm_peers.py.
-struct PeerRun {
-    lib: String,
-    epoch_seconds: Vec<f64>,
-    peak_rss_mb: f64,
+/// Resets the peak resident set to the current one (Linux); false where it cannot.
+fn reset_peak() -> bool {
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
 }
 
-/// tmbot's own figures, for the ratios against the peers.
-struct Ours {
-    per_class: Vec<f64>,
-    /// Empty with `--no-coalesced`.
-    coalesced: Vec<f64>,
-    peak_rss_mb: f64,
-}
-
-/// Trains `tm` with `fit` for `epochs` epochs, printing each epoch's seconds and the test
-/// accuracy from `accuracy`; returns the seconds.
-fn timed_epochs<M>(
-    name: &str,
-    epochs: usize,
-    tm: &mut M,
-    fit: impl Fn(&mut M),
-    accuracy: impl Fn(&M) -> f64,
-) -> Vec<f64> {
-    (1..=epochs)
-        .map(|epoch| {
-            let start = Instant::now();
-            fit(tm);
-            let seconds = start.elapsed().as_secs_f64();
-            println!(
-                "tmbot {name} epoch {epoch}: {seconds:.2} s, test accuracy {:.2}%",
-                100.0 * accuracy(tm)
-            );
-            seconds
-        })
-        .collect()
-}
-
-/// Each peer's epoch times over tmbot's (same model family: the per-class libraries against
-/// the per-class machine, the coalesced ones against the coalesced machine) and tmbot's
-/// peak memory over the fastest peer's, as lines to print.
-fn ratio_lines(ours: &Ours, peers: &[PeerRun]) -> Vec<String> {
-    let mut lines = Vec::new();
-    for peer in peers {
-        let (family, mine) = if matches!(peer.lib.as_str(), "tmu_co" | "gt") {
-            ("coalesced", &ours.coalesced)
-        } else {
-            ("per-class", &ours.per_class)
-        };
-        if mine.is_empty() || peer.epoch_seconds.is_empty() {
-            continue;
+/// One tmbot run (the hidden `--run MODEL:THREADS`): reads the CSV files, then trains and
+/// tests, measuring as the module docs say; prints one JSON line.
+fn run_tmbot(args: &Args, spec: &str) -> anyhow::Result<()> {
+    let Contestant::Tmbot { coalesced, threads } = Contestant::parse(&format!("tmbot:{spec}"))?
+    else {
+        unreachable!("parsed as tmbot")
+    };
+    let test_path = args.test.as_ref().context("--run needs --test")?;
+    let train = Dataset::read_csv(&args.train[0]).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let test = Dataset::read_csv(test_path).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let classes = train.classes().max(test.classes());
+    let params = machine_params(args);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("starting the threads")?;
+    let loaded = status_mb("VmRSS").unwrap_or(f64::NAN);
+    anyhow::ensure!(
+        reset_peak(),
+        "cannot reset the peak memory (/proc/self/clear_refs)"
+    );
+    let mut measured = Measured::default();
+    if coalesced {
+        let mut tm =
+            CoalescedTm::new(params, train.features(), classes).map_err(anyhow::Error::msg)?;
+        let accuracy = |tm: &CoalescedTm| test.accuracy(&tm.compile().predict(&test));
+        let fit = CoalescedTm::fit_epoch;
+        timed_epochs(
+            args.epochs,
+            &pool,
+            &mut tm,
+            &train,
+            fit,
+            accuracy,
+            &mut measured,
+        );
+        measured.growth_mb = status_mb("VmHWM").unwrap_or(f64::NAN) - loaded;
+    } else {
+        let mut tm =
+            MultiClassTm::new(params, train.features(), classes).map_err(anyhow::Error::msg)?;
+        let accuracy = |tm: &MultiClassTm| test.accuracy(&tm.compile().predict(&test));
+        let fit = MultiClassTm::fit_epoch;
+        timed_epochs(
+            args.epochs,
+            &pool,
+            &mut tm,
+            &train,
+            fit,
+            accuracy,
+            &mut measured,
+        );
+        measured.growth_mb = status_mb("VmHWM").unwrap_or(f64::NAN) - loaded;
+        if args.inference_positions > 0 && !test.is_empty() {
+            let mut compiled = tm.compile();
+            compiled.order_literals_by(&train);
+            measured.inference = Some(inference_rate(
+                &compiled,
+                &test,
+                args.inference_positions,
+                &pool,
+            ));
         }
-        let ratios: Vec<String> = peer
-            .epoch_seconds
-            .iter()
-            .zip(mine)
-            .enumerate()
-            .map(|(e, (theirs, mine))| format!("epoch {}: {}", e + 1, ratio(*theirs, *mine)))
-            .collect();
-        lines.push(format!(
-            "speed-up over {:<10} (tmbot {family}): {}",
-            peer.lib,
-            ratios.join(", ")
-        ));
     }
-    let total = |p: &PeerRun| p.epoch_seconds.iter().sum::<f64>();
-    if let Some(fastest) = peers
-        .iter()
-        .filter(|p| !p.epoch_seconds.is_empty())
-        .min_by(|a, b| total(a).total_cmp(&total(b)))
-    {
-        lines.push(format!(
-            "peak memory: tmbot {:.0} MB = {} that of the fastest peer, {} ({:.0} MB)",
-            ours.peak_rss_mb,
-            ratio(ours.peak_rss_mb, fastest.peak_rss_mb),
-            fastest.lib,
-            fastest.peak_rss_mb
-        ));
-    }
-    lines
+    println!("{}", serde_json::to_string(&measured)?);
+    Ok(())
 }
 
-/// `a / b` as `1.5x` (two decimals under 1), or `n/a` when `b` is zero or either is unknown,
-/// so that no `inf` or `NaN` is printed.
+/// Class sums of at least `positions` test positions (the test set over and over) in
+/// `pool`: positions per wall second and per CPU second.
+fn inference_rate(
+    model: &InferenceModel,
+    test: &Dataset,
+    positions: usize,
+    pool: &rayon::ThreadPool,
+) -> (f64, f64) {
+    let rounds = positions.div_ceil(test.len());
+    let (wall, cpu) = (Instant::now(), super::cpu_seconds());
+    let checksum: i64 = pool.install(|| {
+        (0..rounds)
+            .map(|_| {
+                model
+                    .class_sums(test)
+                    .iter()
+                    .map(|&v| v as i64)
+                    .sum::<i64>()
+            })
+            .sum()
+    });
+    std::hint::black_box(checksum);
+    let done = (rounds * test.len()) as f64;
+    let cpu = super::cpu_seconds()
+        .zip(cpu)
+        .map_or(f64::NAN, |(b, a)| b - a);
+    (done / wall.elapsed().as_secs_f64(), done / cpu)
+}
+
+/// Trains `tm` for `epochs` epochs in `pool`, adding each epoch's wall and CPU seconds and
+/// test accuracy (measured outside the timing) to `measured`.
+fn timed_epochs<M: Send>(
+    epochs: usize,
+    pool: &rayon::ThreadPool,
+    tm: &mut M,
+    train: &Dataset,
+    fit: fn(&mut M, &Dataset),
+    accuracy: impl Fn(&M) -> f64,
+    measured: &mut Measured,
+) {
+    for _ in 0..epochs {
+        let (wall, cpu) = (Instant::now(), super::cpu_seconds());
+        pool.install(|| fit(tm, train));
+        measured.epoch_wall.push(wall.elapsed().as_secs_f64());
+        let cpu = super::cpu_seconds().zip(cpu).map(|(b, a)| b - a);
+        measured.epoch_cpu.push(cpu.unwrap_or(f64::NAN));
+        measured.test_accuracy.push(accuracy(tm));
+    }
+}
+
+/// The machines' hyper-parameters from the arguments.
+fn machine_params(args: &Args) -> Params {
+    Params {
+        clauses: args.clauses,
+        threshold: args.threshold,
+        specificity: args.s,
+        state_bits: args.state_bits,
+        boost_true_positive: true,
+        weighted: args.weighted,
+        seed: args.seed,
+        ..Params::default()
+    }
+}
+
+/// Runs one contestant in a fresh process on `train`/`test` and reads its JSON line.
+fn measure(
+    args: &Args,
+    contestant: &Contestant,
+    train: &Path,
+    test: &Path,
+) -> anyhow::Result<Measured> {
+    let shared = [
+        ("--train", train.display().to_string()),
+        ("--test", test.display().to_string()),
+        ("--clauses", args.clauses.to_string()),
+        ("--T", args.threshold.to_string()),
+        ("--s", args.s.to_string()),
+        ("--epochs", args.epochs.to_string()),
+        ("--state-bits", args.state_bits.to_string()),
+        ("--seed", args.seed.to_string()),
+    ];
+    let mut command = match contestant {
+        Contestant::Tmbot { coalesced, threads } => {
+            let mut c = std::process::Command::new(
+                std::env::current_exe().context("finding the arena program")?,
+            );
+            let model = if *coalesced { "coalesced" } else { "per-class" };
+            c.args(["bench", "tm", "--run", &format!("{model}:{threads}")]);
+            c
+        }
+        Contestant::Peer { lib, jobs } => {
+            let python = args.peers.as_ref().context("peers need --peers PYTHON")?;
+            let mut c = std::process::Command::new(python);
+            c.arg(&args.peers_script)
+                .args(["--lib", lib, "--jobs", &jobs.to_string()]);
+            c
+        }
+    };
+    for (flag, value) in shared {
+        command.args([flag, &value]);
+    }
+    if args.weighted {
+        command.arg("--weighted");
+    }
+    let output = command
+        .output()
+        .with_context(|| format!("starting {}", contestant.name()))?;
+    anyhow::ensure!(
+        output.status.success(),
+        "{} failed: {}",
+        contestant.name(),
+        String::from_utf8_lossy(&output.stderr).trim()
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let line = stdout
+        .lines()
+        .rev()
+        .find(|l| l.starts_with('{'))
+        .with_context(|| format!("{} printed no result", contestant.name()))?;
+    serde_json::from_str(line).with_context(|| format!("{}: reading its result", contestant.name()))
+}
+
+/// The median and the range of `values`.
+fn spread(values: &[f64]) -> (f64, f64, f64) {
+    let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
+    if v.is_empty() {
+        return (f64::NAN, f64::NAN, f64::NAN);
+    }
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    let median = if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    };
+    (median, v[0], v[n - 1])
+}
+
+/// Every run of one contestant.
+struct Runs {
+    contestant: Contestant,
+    runs: Vec<Measured>,
+}
+
+impl Runs {
+    /// The values of epoch `e` (0-based) over the runs.
+    fn epoch(&self, e: usize, pick: fn(&Measured) -> &Vec<f64>) -> Vec<f64> {
+        self.runs
+            .iter()
+            .filter_map(|m| pick(m).get(e).copied())
+            .collect()
+    }
+
+    fn median(&self, e: usize, pick: fn(&Measured) -> &Vec<f64>) -> f64 {
+        spread(&self.epoch(e, pick)).0
+    }
+}
+
+/// `a / b` as `1.5x` (two decimals under 1), or `n/a` when either is unknown or `b` is 0.
 fn ratio(a: f64, b: f64) -> String {
     let r = a / b;
     match r.is_finite() && b > 0.0 {
@@ -226,195 +508,224 @@ fn ratio(a: f64, b: f64) -> String {
     }
 }
 
-/// `count / seconds` rounded, or `unmeasured` when the time was too short to measure.
-fn per_second(count: f64, seconds: Option<f64>) -> String {
-    match seconds {
-        Some(s) if s > 0.0 && (count / s).is_finite() => format!("{:.0}", count / s),
-        _ => "unmeasured".to_string(),
-    }
-}
-
-/// The peak resident memory as `123 MB`, or `unknown` where the system does not say.
-fn peak_rss_text() -> String {
-    peak_rss_mb().map_or("unknown".to_string(), |mb| format!("{mb:.0} MB"))
-}
-
-fn run_peers(
-    args: &Args,
-    python: &Path,
-    train: &Path,
-    test: &Path,
-) -> anyhow::Result<Vec<PeerRun>> {
-    anyhow::ensure!(
-        args.peers_script.is_file(),
-        "--peers-script {} is not a file (run from the project folder or name the script)",
-        args.peers_script.display()
-    );
-    eprintln!("running peers {} (this takes minutes)", args.libs);
-    let output = std::process::Command::new(python)
-        .arg(&args.peers_script)
-        .args(["--train", &train.display().to_string()])
-        .args(["--test", &test.display().to_string()])
-        .args(["--clauses", &args.clauses.to_string()])
-        .args(["--T", &args.threshold.to_string()])
-        .args(["--s", &args.s.to_string()])
-        .args(["--epochs", &args.epochs.to_string()])
-        .args(["--state-bits", &args.state_bits.to_string()])
-        .args(["--libs", &args.libs])
-        // Peers that can use threads get as many as tmbot.
-        .args(["--jobs", &rayon::current_num_threads().to_string()])
-        .output()
-        .with_context(|| format!("running {}", python.display()))?;
-    anyhow::ensure!(
-        output.status.success(),
-        "{} failed: {}",
-        args.peers_script.display(),
-        String::from_utf8_lossy(&output.stderr).trim()
-    );
-    let mut runs = Vec::new();
-    for line in String::from_utf8_lossy(&output.stdout).lines() {
-        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
-            continue;
-        };
-        let lib = v["lib"].as_str().unwrap_or("?");
-        if let Some(e) = v.get("error") {
-            println!("peer {lib:<10} error: {}", e.as_str().unwrap_or("?").trim());
-            continue;
+/// The table of medians and ranges, then the ratios, as lines.
+fn report(all: &[Runs], epochs: usize) -> Vec<String> {
+    let mut lines = vec![format!(
+        "{:<20} {:>5} {:>24} {:>24} {:>9} {:>9}",
+        "run", "epoch", "wall s: median [range]", "CPU s: median [range]", "accuracy", "memory"
+    )];
+    let range = |v: &[f64]| {
+        let (m, lo, hi) = spread(v);
+        format!("{m:.2} [{lo:.2}-{hi:.2}]")
+    };
+    for r in all {
+        for e in 0..epochs {
+            let split = r.runs.iter().any(|m| m.cpu_split);
+            lines.push(format!(
+                "{:<20} {:>5} {:>24} {:>24} {:>8.2}% {:>6.0} MB",
+                if e == 0 {
+                    r.contestant.name()
+                } else {
+                    String::new()
+                },
+                e + 1,
+                range(&r.epoch(e, |m| &m.epoch_wall)),
+                range(&r.epoch(e, |m| &m.epoch_cpu)) + if split { "*" } else { "" },
+                100.0 * r.median(e, |m| &m.test_accuracy),
+                spread(&r.runs.iter().map(|m| m.growth_mb).collect::<Vec<_>>()).0,
+            ));
         }
-        let list = |key: &str, scale: f64| -> String {
-            v[key]
-                .as_array()
-                .map(|a| {
-                    a.iter()
-                        .map(|x| format!("{:.2}", x.as_f64().unwrap_or(f64::NAN) * scale))
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                })
-                .unwrap_or_default()
-        };
-        let peak_rss_mb = v["peak_rss_mb"].as_f64().unwrap_or(f64::NAN);
-        println!(
-            "peer {lib:<10} epoch s: {}  test acc %: {}  peak RSS {peak_rss_mb:.0} MB",
-            list("epoch_s", 1.0),
-            list("test_acc", 100.0),
-        );
-        let epoch_seconds = v["epoch_s"]
-            .as_array()
-            .map(|a| a.iter().filter_map(|x| x.as_f64()).collect())
-            .unwrap_or_default();
-        runs.push(PeerRun {
-            lib: lib.to_string(),
-            epoch_seconds,
-            peak_rss_mb,
-        });
     }
-    Ok(runs)
+    for r in all {
+        let inference: Vec<(f64, f64)> = r.runs.iter().filter_map(|m| m.inference).collect();
+        if !inference.is_empty() {
+            let wall = spread(&inference.iter().map(|i| i.0).collect::<Vec<_>>()).0;
+            let cpu = spread(&inference.iter().map(|i| i.1).collect::<Vec<_>>()).0;
+            lines.push(format!(
+                "{} inference (compiled, after training): {wall:.0} positions/s, {cpu:.0} per CPU second (medians)",
+                r.contestant.name()
+            ));
+        }
+    }
+    if all.iter().any(|r| r.runs.iter().any(|m| m.cpu_split)) {
+        lines.push("* the run's CPU seconds split evenly over its epochs".into());
+    }
+    let find = |coalesced: bool, threads: usize| {
+        all.iter().find(|r| {
+            matches!(r.contestant, Contestant::Tmbot { .. })
+                && r.contestant.family() == (coalesced, threads)
+        })
+    };
+    let per_epoch = |a: &Runs, b: &Runs, pick: fn(&Measured) -> &Vec<f64>| {
+        (0..epochs)
+            .map(|e| ratio(a.median(e, pick), b.median(e, pick)))
+            .collect::<Vec<_>>()
+            .join(" / ")
+    };
+    for r in all {
+        let (coalesced, threads) = r.contestant.family();
+        match &r.contestant {
+            Contestant::Peer { .. } => {
+                if let Some(ours) = find(coalesced, threads) {
+                    lines.push(format!(
+                        "{} over {} (epochs {}): wall {}, CPU {}",
+                        r.contestant.name(),
+                        ours.contestant.name(),
+                        (1..=epochs)
+                            .map(|e| e.to_string())
+                            .collect::<Vec<_>>()
+                            .join(" / "),
+                        per_epoch(r, ours, |m| &m.epoch_wall),
+                        per_epoch(r, ours, |m| &m.epoch_cpu),
+                    ));
+                }
+            }
+            Contestant::Tmbot { .. } if threads > 1 => {
+                if let Some(one) = find(coalesced, 1) {
+                    lines.push(format!(
+                        "{} speed-up over {} (epochs {}): wall {}",
+                        r.contestant.name(),
+                        one.contestant.name(),
+                        (1..=epochs)
+                            .map(|e| e.to_string())
+                            .collect::<Vec<_>>()
+                            .join(" / "),
+                        per_epoch(one, r, |m| &m.epoch_wall),
+                    ));
+                }
+            }
+            Contestant::Tmbot { .. } => {}
+        }
+    }
+    lines
 }
 
-/// Runs the benchmark.
-pub fn run(args: Args) -> anyhow::Result<()> {
-    let t0 = Instant::now();
-    let train = hex_games(args.board, args.train_rows, args.seed);
-    let test = hex_games(args.board, args.test_rows, args.seed.wrapping_add(1));
-    println!(
-        "data: {} train + {} test random-play {}x{} Hex games, {} features, generated in {:.1} s",
-        train.len(),
-        test.len(),
-        args.board,
-        args.board,
-        train.features(),
-        t0.elapsed().as_secs_f64()
-    );
+/// Writes the data files: the generated games, or the given files (training files joined).
+fn data_files(args: &Args) -> anyhow::Result<(PathBuf, PathBuf)> {
     std::fs::create_dir_all(&args.out_dir)
         .with_context(|| format!("creating {}", args.out_dir.display()))?;
     let train_csv = args.out_dir.join("train.csv");
     let test_csv = args.out_dir.join("test.csv");
-    train
-        .write_csv(&train_csv)
-        .with_context(|| format!("writing {}", train_csv.display()))?;
-    test.write_csv(&test_csv)
-        .with_context(|| format!("writing {}", test_csv.display()))?;
-
-    let params = Params {
-        clauses: args.clauses,
-        threshold: args.threshold,
-        specificity: args.s,
-        state_bits: args.state_bits,
-        boost_true_positive: true,
-        seed: args.seed,
-        ..Params::default()
+    let (train, test) = match &args.test {
+        Some(test) => {
+            let mut joined: Option<Dataset> = None;
+            for path in &args.train {
+                let part = Dataset::read_csv(path).map_err(|e| anyhow::anyhow!("{e}"))?;
+                match &mut joined {
+                    Some(j) => {
+                        anyhow::ensure!(
+                            j.features() == part.features(),
+                            "{}: {} features, the first file has {}",
+                            path.display(),
+                            part.features(),
+                            j.features()
+                        );
+                        j.extend(&part);
+                    }
+                    None => joined = Some(part),
+                }
+            }
+            let test = Dataset::read_csv(test).map_err(|e| anyhow::anyhow!("{e}"))?;
+            (joined.context("no training file")?, test)
+        }
+        None => (
+            hex_games(args.board, args.train_rows, args.seed),
+            hex_games(args.board, args.test_rows, args.seed.wrapping_add(1)),
+        ),
     };
     println!(
-        "per-class TM: {} clauses per class, T {}, s {}, {} state bits, boost, {} threads",
+        "data: {} training and {} test rows, {} features, {} classes",
+        train.len(),
+        test.len(),
+        train.features(),
+        train.classes().max(test.classes())
+    );
+    for (data, path) in [(&train, &train_csv), (&test, &test_csv)] {
+        data.write_csv(path)
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok((train_csv, test_csv))
+}
+
+/// Runs the benchmark.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if let Some(spec) = &args.run {
+        return run_tmbot(&args, spec);
+    }
+    let contestants = if args.runs.is_empty() {
+        default_runs(args.peers.is_some())
+    } else {
+        args.runs
+            .iter()
+            .map(|r| Contestant::parse(r))
+            .collect::<anyhow::Result<Vec<_>>>()?
+    };
+    if contestants
+        .iter()
+        .any(|c| matches!(c, Contestant::Peer { .. }))
+    {
+        anyhow::ensure!(args.peers.is_some(), "peer runs need --peers PYTHON");
+        anyhow::ensure!(
+            args.peers_script.is_file(),
+            "--peers-script {} is not a file (run from the project folder or name the script)",
+            args.peers_script.display()
+        );
+    }
+    let (train, test) = data_files(&args)?;
+    println!(
+        "{} clauses, T {}, s {}, {} state bits, boost{}; {} epochs, {} interleaved rounds{}",
         args.clauses,
         args.threshold,
         args.s,
         args.state_bits,
-        rayon::current_num_threads()
-    );
-    let mut tm =
-        MultiClassTm::new(params.clone(), train.features(), 2).map_err(anyhow::Error::msg)?;
-    let per_class = timed_epochs(
-        "per-class",
+        if args.weighted { ", weighted" } else { "" },
         args.epochs,
-        &mut tm,
-        |tm| tm.fit_epoch(&train),
-        |tm| test.accuracy(&tm.compile().predict(&test)),
-    );
-    println!("tmbot peak RSS (VmHWM) {}", peak_rss_text());
-
-    let mut compiled = tm.compile();
-    compiled.order_literals_by(&train);
-    drop(tm);
-    let rounds = args.inference_positions.div_ceil(test.len().max(1));
-    let start = Instant::now();
-    let cpu_start = cpu_seconds();
-    let mut checksum = 0i64;
-    for _ in 0..rounds {
-        checksum += compiled
-            .class_sums(&test)
-            .iter()
-            .map(|&v| v as i64)
-            .sum::<i64>();
-    }
-    let seconds = start.elapsed().as_secs_f64();
-    let cpu = cpu_seconds().zip(cpu_start).map(|(end, begin)| end - begin);
-    let positions = (rounds * test.len()) as f64;
-    println!(
-        "tmbot inference: {} positions/s, {} per CPU second ({} positions, {} non-empty clauses, checksum {checksum})",
-        per_second(positions, Some(seconds)),
-        per_second(positions, cpu),
-        rounds * test.len(),
-        compiled.clauses().len()
-    );
-    drop(compiled);
-
-    let mut coalesced = Vec::new();
-    if !args.no_coalesced {
-        println!(
-            "coalesced TM: {} clauses shared by the classes",
-            args.clauses
-        );
-        let mut co = CoalescedTm::new(params, train.features(), 2).map_err(anyhow::Error::msg)?;
-        coalesced = timed_epochs(
-            "coalesced",
-            args.epochs,
-            &mut co,
-            |co| co.fit_epoch(&train),
-            |co| test.accuracy(&co.compile().predict(&test)),
-        );
-        println!("tmbot peak RSS (VmHWM) after both {}", peak_rss_text());
-    }
-    if let Some(python) = &args.peers {
-        let peers = run_peers(&args, python, &train_csv, &test_csv)?;
-        let ours = Ours {
-            per_class,
-            coalesced,
-            peak_rss_mb: peak_rss_mb().unwrap_or(f64::NAN),
-        };
-        for line in ratio_lines(&ours, &peers) {
-            println!("{line}");
+        args.repeats,
+        if args.load {
+            ", one core kept busy"
+        } else {
+            ""
         }
+    );
+    let busy = AtomicBool::new(args.load);
+    let mut all: Vec<Runs> = contestants
+        .into_iter()
+        .map(|contestant| Runs {
+            contestant,
+            runs: Vec::new(),
+        })
+        .collect();
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        if args.load {
+            scope.spawn(|| {
+                let mut x = 0u64;
+                while busy.load(Ordering::Relaxed) {
+                    x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+                }
+            });
+        }
+        let result = (|| {
+            for round in 1..=args.repeats {
+                for r in all.iter_mut() {
+                    let m = measure(&args, &r.contestant, &train, &test)?;
+                    eprintln!(
+                        "round {round}: {:<20} wall {:?} s",
+                        r.contestant.name(),
+                        m.epoch_wall
+                            .iter()
+                            .map(|s| (s * 100.0).round() / 100.0)
+                            .collect::<Vec<_>>()
+                    );
+                    r.runs.push(m);
+                }
+            }
+            Ok(())
+        })();
+        busy.store(false, Ordering::Relaxed);
+        result
+    })?;
+    for line in report(&all, args.epochs) {
+        println!("{line}");
     }
     Ok(())
 }
@@ -423,41 +734,69 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn figures_are_never_infinite() {
-        assert_eq!(ratio(3.0, 2.0), "1.5x");
-        assert_eq!(ratio(1.0, 4.0), "0.25x");
-        assert_eq!(ratio(1.0, 0.0), "n/a");
-        assert_eq!(ratio(f64::NAN, 2.0), "n/a");
-        assert_eq!(per_second(10.0, Some(2.0)), "5");
-        assert_eq!(per_second(10.0, Some(0.0)), "unmeasured");
-        assert_eq!(per_second(10.0, None), "unmeasured");
+    fn measured(wall: &[f64]) -> Measured {
+        Measured {
+            epoch_wall: wall.to_vec(),
+            epoch_cpu: wall.to_vec(),
+            test_accuracy: vec![0.5; wall.len()],
+            growth_mb: 10.0,
+            cpu_split: false,
+            inference: None,
+        }
     }
 
     #[test]
-    fn ratios_compare_each_peer_with_its_own_model_family() {
-        let peer = |lib: &str, epoch_seconds: Vec<f64>, peak_rss_mb| PeerRun {
-            lib: lib.into(),
-            epoch_seconds,
-            peak_rss_mb,
-        };
-        let ours = Ours {
-            per_class: vec![2.0, 1.0],
-            coalesced: vec![1.0, 0.5],
-            peak_rss_mb: 100.0,
-        };
-        let peers = [
-            peer("pytm", vec![20.0, 6.0], 600.0),
-            peer("gt", vec![3.0, 2.0], 400.0),
-            peer("tmu", vec![], 700.0),
-        ];
+    fn contestants_parse_and_refuse() {
         assert_eq!(
-            ratio_lines(&ours, &peers),
-            [
-                "speed-up over pytm       (tmbot per-class): epoch 1: 10.0x, epoch 2: 6.0x",
-                "speed-up over gt         (tmbot coalesced): epoch 1: 3.0x, epoch 2: 4.0x",
-                "peak memory: tmbot 100 MB = 0.25x that of the fastest peer, gt (400 MB)",
-            ]
+            Contestant::parse("tmbot:coalesced:2").unwrap(),
+            Contestant::Tmbot {
+                coalesced: true,
+                threads: 2
+            }
         );
+        assert_eq!(Contestant::parse("gt:2").unwrap().family(), (true, 2));
+        assert_eq!(Contestant::parse("pytm").unwrap().family(), (false, 1));
+        for bad in ["tmbot:conv:1", "tmbot:per-class:0", "gt", "sklearn"] {
+            assert!(Contestant::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn medians_and_ratios_pair_each_peer_with_its_family_at_equal_threads() {
+        assert_eq!(spread(&[3.0, 1.0, 2.0]), (2.0, 1.0, 3.0));
+        assert_eq!(spread(&[4.0, 1.0, 2.0, 3.0]).0, 2.5);
+        assert!(spread(&[]).0.is_nan());
+        let runs = |name: &str, walls: &[&[f64]]| Runs {
+            contestant: Contestant::parse(name).unwrap(),
+            runs: walls.iter().map(|w| measured(w)).collect(),
+        };
+        let all = [
+            runs(
+                "tmbot:per-class:1",
+                &[&[2.0, 1.0], &[4.0, 1.0], &[3.0, 1.0]],
+            ),
+            runs("pytm", &[&[30.0, 10.0], &[30.0, 10.0], &[30.0, 10.0]]),
+            runs("tmbot:coalesced:2", &[&[1.0, 0.5]]),
+            runs("gt:2", &[&[2.0, 2.0]]),
+            runs("tmbot:per-class:2", &[&[1.5, 0.5]]),
+        ];
+        let lines = report(&all, 2).join("\n");
+        assert!(
+            lines.contains("pytm over tmbot per-class 1t (epochs 1 / 2): wall 10.0x / 10.0x"),
+            "{lines}"
+        );
+        assert!(
+            lines.contains("gt 2t over tmbot coalesced 2t (epochs 1 / 2): wall 2.0x / 4.0x"),
+            "{lines}"
+        );
+        assert!(lines.contains("tmbot per-class 2t speed-up over tmbot per-class 1t (epochs 1 / 2): wall 2.0x / 2.0x"), "{lines}");
+        assert!(!lines.contains("inf") && !lines.contains("NaN"), "{lines}");
+    }
+
+    #[test]
+    fn ratios_are_never_infinite() {
+        assert_eq!(ratio(1.0, 0.0), "n/a");
+        assert_eq!(ratio(f64::NAN, 1.0), "n/a");
+        assert_eq!(ratio(0.5, 1.0), "0.50x");
     }
 }
