@@ -336,7 +336,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     };
     let outcomes: Vec<anyhow::Result<()>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..jobs).map(|_| scope.spawn(&worker)).collect();
+        let handles: Vec<_> = (0..jobs).map(|_| scope.spawn(worker)).collect();
         handles
             .into_iter()
             .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
