@@ -292,6 +292,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             (test_fold, &label),
             &progress,
             &stop,
+            None,
         )
         .with_context(|| folds.names[test_fold].clone())?;
         if trained.interrupted {
