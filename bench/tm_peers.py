@@ -134,7 +134,9 @@ def main():
             timed(fit)
             out["test_accuracy"].append(float((tm.predict(x_test) == y_test).mean()))
     out["growth_mb"] = status_mb("VmHWM") - loaded
-    print(json.dumps(out), flush=True)
+    # What could not be measured is null (JSON has no NaN).
+    clean = lambda v: [clean(x) for x in v] if isinstance(v, list) else (None if v != v else v)
+    print(json.dumps({k: clean(v) for k, v in out.items()}), flush=True)
 
 
 if __name__ == "__main__":

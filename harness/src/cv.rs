@@ -11,7 +11,7 @@
 
 use crate::train::{
     class_count, evaluate, fit, print_report, read_each, report_json, shuffled, stop_on_interrupt,
-    ModelArgs, Progress,
+    ModelArgs, Progress, Watch,
 };
 use anyhow::Context;
 use std::collections::BTreeMap;
@@ -290,9 +290,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             &train,
             classes,
             (test_fold, &label),
-            &progress,
-            &stop,
-            None,
+            Watch {
+                progress: &progress,
+                stop: &stop,
+                test: None,
+            },
         )
         .with_context(|| folds.names[test_fold].clone())?;
         if trained.interrupted {

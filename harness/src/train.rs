@@ -369,9 +369,11 @@ pub fn fit(
     data: &Dataset,
     classes: usize,
     (fold, label): (usize, &str),
-    progress: &Progress,
-    stop: &StopFlag,
-    watch: Option<&Dataset>,
+    Watch {
+        progress,
+        stop,
+        test: watch,
+    }: Watch,
 ) -> anyhow::Result<Trained> {
     anyhow::ensure!(!data.is_empty(), "{label}no training samples");
     let (train, validation) = if args.adaptive {
@@ -435,6 +437,17 @@ pub fn fit(
         watched,
         interrupted,
     })
+}
+
+/// Who watches a training run: the progress report, the stop flag, and a test set scored
+/// after every epoch (when given).
+pub struct Watch<'a> {
+    /// The progress report.
+    pub progress: &'a Progress,
+    /// Raised to stop after the epoch in progress.
+    pub stop: &'a StopFlag,
+    /// Scored after every epoch, into [`Trained::watched`].
+    pub test: Option<&'a Dataset>,
 }
 
 /// A shuffle of `0..n` from `seed` (its own stream, apart from the machine's).
@@ -587,9 +600,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         &data,
         classes,
         (0, ""),
-        &progress,
-        &stop,
-        test.as_ref().filter(|_| args.test_each_epoch),
+        Watch {
+            progress: &progress,
+            stop: &stop,
+            test: test.as_ref().filter(|_| args.test_each_epoch),
+        },
     )?;
     progress.finish();
     let highest = trained

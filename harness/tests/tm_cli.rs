@@ -460,6 +460,75 @@ fn cv_journals_each_fold_and_resumes() {
     assert_eq!(std::fs::read_to_string(&journal).unwrap(), text);
 }
 
+#[test]
+fn folds_trained_two_at_a_time_give_the_same_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("rule.csv");
+    write_rule_csv(&csv, 300);
+    let csv = csv.to_str().unwrap();
+    let one = dir.path().join("one.jsonl");
+    let two = dir.path().join("two.jsonl");
+    let (ok, alone, stderr) = cv_rule(csv, one.to_str().unwrap(), &["--epochs", "2", "--json"]);
+    assert!(ok, "{stderr}");
+    let (ok, paired, stderr) = cv_rule(
+        csv,
+        two.to_str().unwrap(),
+        &["--epochs", "2", "--json", "--fold-jobs", "2"],
+    );
+    assert!(ok, "{stderr}");
+    assert_eq!(json(&paired), json(&alone));
+    // Every fold is journalled once, in whatever order the folds finished.
+    let text = std::fs::read_to_string(&two).unwrap();
+    let mut folds: Vec<u64> = text
+        .lines()
+        .skip(1)
+        .map(|l| json(l)["fold"].as_u64().unwrap())
+        .collect();
+    folds.sort_unstable();
+    assert_eq!(folds, [0, 1, 2], "{text}");
+}
+
+#[test]
+fn train_tests_each_epoch_on_request_with_folded_hex_symbols() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("hex.csv");
+    write_hex_csv(&csv, 200);
+    let csv = csv.to_str().unwrap();
+    let common = [
+        "train",
+        csv,
+        "--test",
+        csv,
+        "--encoder",
+        "hex-connection:hv=32,hv-bits=2",
+        "--model",
+        "coalesced",
+        "--clauses",
+        "20",
+        "--T",
+        "10",
+        "--epochs",
+        "3",
+        "--test-each-epoch",
+    ];
+    let (ok, stdout, stderr) = arena(&common);
+    assert!(ok, "{stderr}");
+    assert!(
+        stderr.contains("epoch 3: ") && stderr.contains("test accuracy"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("highest test accuracy over the epochs: "),
+        "{stdout}"
+    );
+    let (ok, stdout, stderr) = arena(&[&common[..], &["--json"]].concat());
+    assert!(ok, "{stderr}");
+    let each = json(&stdout)["test_accuracy_each_epoch"].clone();
+    assert_eq!(each.as_array().map(Vec::len), Some(3), "{stdout}");
+    let (ok, _, stderr) = arena(&["train", csv, "--test-each-epoch"]);
+    assert!(!ok && stderr.contains("--test"), "{stderr}");
+}
+
 #[cfg(unix)]
 #[test]
 fn ctrl_c_in_cv_prints_the_summary_of_the_finished_folds() {

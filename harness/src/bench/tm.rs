@@ -23,6 +23,7 @@ use std::time::Instant;
 use tmbot::features::hex_connection::HexConnection;
 use tmbot::game::hex::geometry::neighbours;
 use tmbot::rng;
+use tmbot::tm::persist::Machine;
 use tmbot::tm::{CoalescedTm, Dataset, InferenceModel, MultiClassTm, Params};
 
 /// Arguments of `arena bench tm`.
@@ -244,18 +245,55 @@ fn default_runs(peers: bool) -> Vec<Contestant> {
         .collect()
 }
 
-/// What one run measured.
+/// What one run measured. A figure that could not be measured (a time too short for the
+/// clock, a system without `/proc`) is NaN here and `null` in the JSON line.
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 struct Measured {
+    #[serde(with = "unmeasured::many")]
     epoch_wall: Vec<f64>,
+    #[serde(with = "unmeasured::many")]
     epoch_cpu: Vec<f64>,
+    #[serde(with = "unmeasured::many")]
     test_accuracy: Vec<f64>,
+    #[serde(with = "unmeasured::one")]
     growth_mb: f64,
     #[serde(default)]
     cpu_split: bool,
-    /// Inference positions per wall second and per CPU second (tmbot's per-class runs).
-    #[serde(default)]
-    inference: Option<(f64, f64)>,
+    /// Inference positions per wall second, then per CPU second (tmbot's per-class runs).
+    #[serde(default, with = "unmeasured::many")]
+    inference: Vec<f64>,
+}
+
+/// NaN figures as JSON `null` and back.
+mod unmeasured {
+    /// A list of figures.
+    pub mod many {
+        use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+        pub fn serialize<S: Serializer>(values: &[f64], s: S) -> Result<S::Ok, S::Error> {
+            let values: Vec<Option<f64>> =
+                values.iter().map(|v| v.is_finite().then_some(*v)).collect();
+            values.serialize(s)
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<f64>, D::Error> {
+            let values = Vec::<Option<f64>>::deserialize(d)?;
+            Ok(values.into_iter().map(|v| v.unwrap_or(f64::NAN)).collect())
+        }
+    }
+
+    /// One figure.
+    pub mod one {
+        use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+        pub fn serialize<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
+            value.is_finite().then_some(*value).serialize(s)
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+            Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
+        }
+    }
 }
 
 /// The resident set or its peak (`VmRSS`, `VmHWM`) of this process in MB.
@@ -294,46 +332,33 @@ fn run_tmbot(args: &Args, spec: &str) -> anyhow::Result<()> {
         reset_peak(),
         "cannot reset the peak memory (/proc/self/clear_refs)"
     );
-    let mut measured = Measured::default();
-    if coalesced {
-        let mut tm =
-            CoalescedTm::new(params, train.features(), classes).map_err(anyhow::Error::msg)?;
-        let accuracy = |tm: &CoalescedTm| test.accuracy(&tm.compile().predict(&test));
-        let fit = CoalescedTm::fit_epoch;
-        timed_epochs(
-            args.epochs,
-            &pool,
-            &mut tm,
-            &train,
-            fit,
-            accuracy,
-            &mut measured,
-        );
-        measured.growth_mb = status_mb("VmHWM").unwrap_or(f64::NAN) - loaded;
+    let mut machine = if coalesced {
+        Machine::Coalesced(
+            CoalescedTm::new(params, train.features(), classes).map_err(anyhow::Error::msg)?,
+        )
     } else {
-        let mut tm =
-            MultiClassTm::new(params, train.features(), classes).map_err(anyhow::Error::msg)?;
-        let accuracy = |tm: &MultiClassTm| test.accuracy(&tm.compile().predict(&test));
-        let fit = MultiClassTm::fit_epoch;
-        timed_epochs(
-            args.epochs,
-            &pool,
-            &mut tm,
-            &train,
-            fit,
-            accuracy,
-            &mut measured,
-        );
-        measured.growth_mb = status_mb("VmHWM").unwrap_or(f64::NAN) - loaded;
+        Machine::PerClass(
+            MultiClassTm::new(params, train.features(), classes).map_err(anyhow::Error::msg)?,
+        )
+    };
+    let mut measured = Measured::default();
+    for _ in 0..args.epochs {
+        let (wall, cpu) = (Instant::now(), super::cpu_seconds());
+        pool.install(|| machine.fit_epoch(&train));
+        measured.epoch_wall.push(wall.elapsed().as_secs_f64());
+        let cpu = super::cpu_seconds().zip(cpu).map(|(b, a)| b - a);
+        measured.epoch_cpu.push(cpu.unwrap_or(f64::NAN));
+        measured
+            .test_accuracy
+            .push(test.accuracy(&machine.predict_all(&test)));
+    }
+    measured.growth_mb = status_mb("VmHWM").unwrap_or(f64::NAN) - loaded;
+    if let Machine::PerClass(tm) = &machine {
         if args.inference_positions > 0 && !test.is_empty() {
             let mut compiled = tm.compile();
             compiled.order_literals_by(&train);
-            measured.inference = Some(inference_rate(
-                &compiled,
-                &test,
-                args.inference_positions,
-                &pool,
-            ));
+            let (wall, cpu) = inference_rate(&compiled, &test, args.inference_positions, &pool);
+            measured.inference = vec![wall, cpu];
         }
     }
     println!("{}", serde_json::to_string(&measured)?);
@@ -369,27 +394,6 @@ fn inference_rate(
     (done / wall.elapsed().as_secs_f64(), done / cpu)
 }
 
-/// Trains `tm` for `epochs` epochs in `pool`, adding each epoch's wall and CPU seconds and
-/// test accuracy (measured outside the timing) to `measured`.
-fn timed_epochs<M: Send>(
-    epochs: usize,
-    pool: &rayon::ThreadPool,
-    tm: &mut M,
-    train: &Dataset,
-    fit: fn(&mut M, &Dataset),
-    accuracy: impl Fn(&M) -> f64,
-    measured: &mut Measured,
-) {
-    for _ in 0..epochs {
-        let (wall, cpu) = (Instant::now(), super::cpu_seconds());
-        pool.install(|| fit(tm, train));
-        measured.epoch_wall.push(wall.elapsed().as_secs_f64());
-        let cpu = super::cpu_seconds().zip(cpu).map(|(b, a)| b - a);
-        measured.epoch_cpu.push(cpu.unwrap_or(f64::NAN));
-        measured.test_accuracy.push(accuracy(tm));
-    }
-}
-
 /// The machines' hyper-parameters from the arguments.
 fn machine_params(args: &Args) -> Params {
     Params {
@@ -421,13 +425,15 @@ fn measure(
         ("--state-bits", args.state_bits.to_string()),
         ("--seed", args.seed.to_string()),
     ];
+    let positions = args.inference_positions.to_string();
     let mut command = match contestant {
         Contestant::Tmbot { coalesced, threads } => {
             let mut c = std::process::Command::new(
                 std::env::current_exe().context("finding the arena program")?,
             );
             let model = if *coalesced { "coalesced" } else { "per-class" };
-            c.args(["bench", "tm", "--run", &format!("{model}:{threads}")]);
+            c.args(["bench", "tm", "--run", &format!("{model}:{threads}")])
+                .args(["--inference-positions", &positions]);
             c
         }
         Contestant::Peer { lib, jobs } => {
@@ -508,21 +514,29 @@ fn ratio(a: f64, b: f64) -> String {
     }
 }
 
+/// `value` with `digits` decimals and its `unit`, or `unmeasured`.
+fn shown(value: f64, digits: usize, unit: &str) -> String {
+    match value.is_finite() {
+        true => format!("{value:.digits$}{unit}"),
+        false => "unmeasured".to_string(),
+    }
+}
+
 /// The table of medians and ranges, then the ratios, as lines.
 fn report(all: &[Runs], epochs: usize) -> Vec<String> {
     let mut lines = vec![format!(
         "{:<20} {:>5} {:>24} {:>24} {:>9} {:>9}",
         "run", "epoch", "wall s: median [range]", "CPU s: median [range]", "accuracy", "memory"
     )];
-    let range = |v: &[f64]| {
-        let (m, lo, hi) = spread(v);
-        format!("{m:.2} [{lo:.2}-{hi:.2}]")
+    let range = |v: &[f64]| match spread(v) {
+        (m, lo, hi) if m.is_finite() => format!("{m:.2} [{lo:.2}-{hi:.2}]"),
+        _ => "unmeasured".to_string(),
     };
     for r in all {
         for e in 0..epochs {
             let split = r.runs.iter().any(|m| m.cpu_split);
             lines.push(format!(
-                "{:<20} {:>5} {:>24} {:>24} {:>8.2}% {:>6.0} MB",
+                "{:<20} {:>5} {:>24} {:>24} {:>9} {:>9}",
                 if e == 0 {
                     r.contestant.name()
                 } else {
@@ -531,19 +545,29 @@ fn report(all: &[Runs], epochs: usize) -> Vec<String> {
                 e + 1,
                 range(&r.epoch(e, |m| &m.epoch_wall)),
                 range(&r.epoch(e, |m| &m.epoch_cpu)) + if split { "*" } else { "" },
-                100.0 * r.median(e, |m| &m.test_accuracy),
-                spread(&r.runs.iter().map(|m| m.growth_mb).collect::<Vec<_>>()).0,
+                shown(100.0 * r.median(e, |m| &m.test_accuracy), 2, "%"),
+                shown(
+                    spread(&r.runs.iter().map(|m| m.growth_mb).collect::<Vec<_>>()).0,
+                    0,
+                    " MB"
+                ),
             ));
         }
     }
     for r in all {
-        let inference: Vec<(f64, f64)> = r.runs.iter().filter_map(|m| m.inference).collect();
-        if !inference.is_empty() {
-            let wall = spread(&inference.iter().map(|i| i.0).collect::<Vec<_>>()).0;
-            let cpu = spread(&inference.iter().map(|i| i.1).collect::<Vec<_>>()).0;
+        let rates = |k: usize| -> Vec<f64> {
+            r.runs
+                .iter()
+                .filter_map(|m| m.inference.get(k).copied())
+                .collect()
+        };
+        if !rates(0).is_empty() {
+            let rate = |k: usize| shown(spread(&rates(k)).0, 0, "");
             lines.push(format!(
-                "{} inference (compiled, after training): {wall:.0} positions/s, {cpu:.0} per CPU second (medians)",
-                r.contestant.name()
+                "{} inference (compiled, after training): {} positions/s, {} per CPU second (medians)",
+                r.contestant.name(),
+                rate(0),
+                rate(1)
             ));
         }
     }
@@ -741,7 +765,7 @@ mod tests {
             test_accuracy: vec![0.5; wall.len()],
             growth_mb: 10.0,
             cpu_split: false,
-            inference: None,
+            inference: Vec::new(),
         }
     }
 

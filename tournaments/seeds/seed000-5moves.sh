@@ -1,0 +1,12 @@
+#!/bin/sh
+# Seed 000, 9x9 Hex, five moves before the end, at the paper's setting (95.1% reported):
+# the connection symbols in a 1,024-bit hypervector (two positions each), 10,000 shared
+# clauses, T 20000, s 20, 16 state bits, EPOCHS epochs (default 20). Extra arguments go to
+# arena train (-o FILE).
+set -eu
+ARENA=${ARENA:-target/release/arena}
+DATA=${DATA:-../shared/data}
+exec "$ARENA" train "$DATA/hex/hex_9x9_5moves_train.csv" \
+    --test "$DATA/hex/hex_9x9_5moves_test.csv" \
+    --encoder hex-connection:hv=1024,hv-bits=2 --model coalesced --clauses 10000 --T 20000 \
+    --s 20 --state-bits 16 --epochs "${EPOCHS:-20}" --test-each-epoch "$@"

@@ -1,0 +1,15 @@
+#!/bin/sh
+# Seed 001's ten folds at the thesis's setting (71.69% reported): one weighted machine per
+# class with positive boost, 19,000 clauses, T 40000, s 9, adaptive epochs on a validation
+# tenth of each training set, two folds at a time. The journal in OUT (default cv-thesis)
+# keeps every finished fold: run again with --resume to continue. Extra arguments go to
+# arena cv.
+set -eu
+ARENA=${ARENA:-target/release/arena}
+DATA=${DATA:-../shared/data}
+OUT=${OUT:-cv-thesis}
+F=$DATA/checkers/standard_end_10fold
+exec "$ARENA" cv "$F/fold0.csv" "$F/fold1.csv" "$F/fold2.csv" "$F/fold3.csv" "$F/fold4.csv" \
+    "$F/fold5.csv" "$F/fold6.csv" "$F/fold7.csv" "$F/fold8.csv" "$F/fold9.csv" \
+    --encoder checkers-planes --weighted --clauses 19000 --T 40000 --s 9 --adaptive \
+    --max-epochs 100 --fold-jobs 2 --out "$OUT" "$@"
