@@ -586,6 +586,10 @@ fn report(all: &[Runs], epochs: usize) -> Vec<String> {
             .collect::<Vec<_>>()
             .join(" / ")
     };
+    let numbers = (1..=epochs)
+        .map(|e| e.to_string())
+        .collect::<Vec<_>>()
+        .join(" / ");
     for r in all {
         let (coalesced, threads) = r.contestant.family();
         match &r.contestant {
@@ -595,10 +599,7 @@ fn report(all: &[Runs], epochs: usize) -> Vec<String> {
                         "{} over {} (epochs {}): wall {}, CPU {}",
                         r.contestant.name(),
                         ours.contestant.name(),
-                        (1..=epochs)
-                            .map(|e| e.to_string())
-                            .collect::<Vec<_>>()
-                            .join(" / "),
+                        numbers,
                         per_epoch(r, ours, |m| &m.epoch_wall),
                         per_epoch(r, ours, |m| &m.epoch_cpu),
                     ));
@@ -610,10 +611,7 @@ fn report(all: &[Runs], epochs: usize) -> Vec<String> {
                         "{} speed-up over {} (epochs {}): wall {}",
                         r.contestant.name(),
                         one.contestant.name(),
-                        (1..=epochs)
-                            .map(|e| e.to_string())
-                            .collect::<Vec<_>>()
-                            .join(" / "),
+                        numbers,
                         per_epoch(one, r, |m| &m.epoch_wall),
                     ));
                 }
