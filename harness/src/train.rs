@@ -14,6 +14,7 @@ use tmbot::features::{checkers_planes, read_dataset, Encoder};
 use tmbot::rng;
 use tmbot::stop::StopFlag;
 use tmbot::tm::adaptive::AdaptiveEpochs;
+use tmbot::tm::device::{Device, Trainer};
 use tmbot::tm::metrics::Confusion;
 use tmbot::tm::persist::{Machine, SavedModel};
 use tmbot::tm::{CoalescedTm, ConvTm, Dataset, MultiClassTm, Params};
@@ -87,6 +88,10 @@ pub struct ModelArgs {
     /// Number of classes K (labels 0..K-1); by default the number of distinct labels.
     #[arg(long)]
     pub classes: Option<usize>,
+    /// Where the epochs run: cpu, or cuda (the first GPU; per-class machines, in a build
+    /// with the `cuda` feature).
+    #[arg(long, default_value_t = Device::Cpu)]
+    pub device: Device,
 }
 
 impl ModelArgs {
@@ -393,6 +398,8 @@ pub fn fit(
         (data.clone(), None)
     };
     let mut machine = args.machine(encoder, data.features(), classes)?;
+    let mut trainer =
+        Trainer::new(args.device, &machine, &train).map_err(|e| anyhow::anyhow!("{label}{e}"))?;
     let mut rule = AdaptiveEpochs::new(args.max_epochs);
     let mut epoch_seconds = Vec::new();
     let mut watched = Vec::new();
@@ -410,7 +417,9 @@ pub fn fit(
             break;
         }
         let start = Instant::now();
-        machine.fit_epoch(&train);
+        trainer
+            .fit_epoch(&mut machine, &train)
+            .map_err(|e| anyhow::anyhow!("{label}{e}"))?;
         epoch_seconds.push(start.elapsed().as_secs_f64());
         if let Some(v) = &validation {
             rule.record(evaluate(&machine, v, classes).accuracy());

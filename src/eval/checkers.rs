@@ -131,12 +131,12 @@ impl EvalGame for Checkers {
         );
         registry.register(
             "tm",
-            "tm:PATH - a Tsetlin Machine saved by arena train (checkers-planes or checkers-meta encoder)",
+            "tm:PATH[,device=cuda] - a Tsetlin Machine saved by arena train (checkers-planes or checkers-meta encoder)",
             super::tm::build::<Checkers>,
         );
         registry.register(
             "tm-votes",
-            "tm-votes:PATH - the same machine, valued by all its votes (softmax of class sums)",
+            "tm-votes:PATH[,device=cuda] - the same machine, valued by all its votes (softmax of class sums)",
             super::tm::build_graded::<Checkers>,
         );
         registry.register(

@@ -215,12 +215,12 @@ impl EvalGame for Hex {
         );
         registry.register(
             "tm",
-            "tm:PATH - a Tsetlin Machine saved by arena train (hex-connection or hex-compact encoder)",
+            "tm:PATH[,device=cuda] - a Tsetlin Machine saved by arena train (hex-connection or hex-compact encoder)",
             super::tm::build::<Hex>,
         );
         registry.register(
             "tm-votes",
-            "tm-votes:PATH - the same machine, valued by all its votes (softmax of class sums)",
+            "tm-votes:PATH[,device=cuda] - the same machine, valued by all its votes (softmax of class sums)",
             super::tm::build_graded::<Hex>,
         );
         registry.register(

@@ -18,7 +18,7 @@ use crate::game::checkers::Checkers;
 use crate::game::hex::Hex;
 use crate::game::{Color, Game};
 use crate::tm::data::Dataset;
-use crate::tm::inference::InferenceModel;
+use crate::tm::device::{BatchScorer, Device};
 use crate::tm::persist::{is_inference_export, read_export, Machine, SavedModel};
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -123,14 +123,14 @@ impl Encoding {
 /// How the evaluator computes class sums: per-class and coalesced machines are compiled to
 /// include masks; convolutional machines test every patch, sample by sample.
 enum Scorer {
-    Compiled(InferenceModel),
+    Compiled(BatchScorer),
     Patches(Box<Machine>),
 }
 
 impl Scorer {
     fn class_sums(&self, data: &Dataset) -> Vec<i32> {
         match self {
-            Scorer::Compiled(model) => model.class_sums(data),
+            Scorer::Compiled(scorer) => scorer.class_sums(data),
             Scorer::Patches(machine) => (0..data.len())
                 .flat_map(|i| machine.class_sums(data.row(i)))
                 .collect(),
@@ -175,7 +175,7 @@ impl<G: TmEncoding> TmEvaluator<G> {
             return Ok(TmEvaluator {
                 features: model.features(),
                 threshold: f64::from(model.threshold()),
-                scorer: Scorer::Compiled(model),
+                scorer: Scorer::Compiled(BatchScorer::Cpu(model)),
                 encoding,
                 perspective,
                 class_values,
@@ -191,8 +191,8 @@ impl<G: TmEncoding> TmEvaluator<G> {
         let features = saved.machine.features();
         let threshold = f64::from(saved.machine.params().threshold);
         let scorer = match saved.machine {
-            Machine::PerClass(tm) => Scorer::Compiled(tm.compile()),
-            Machine::Coalesced(tm) => Scorer::Compiled(tm.compile()),
+            Machine::PerClass(tm) => Scorer::Compiled(BatchScorer::Cpu(tm.compile())),
+            Machine::Coalesced(tm) => Scorer::Compiled(BatchScorer::Cpu(tm.compile())),
             conv @ Machine::Conv(_) => Scorer::Patches(Box::new(conv)),
         };
         Ok(TmEvaluator {
@@ -206,6 +206,22 @@ impl<G: TmEncoding> TmEvaluator<G> {
             warned: AtomicBool::new(false),
             game: PhantomData,
         })
+    }
+
+    /// The same evaluator scoring on `device` (the model is uploaded now for a GPU).
+    pub fn on(mut self, device: Device) -> Result<TmEvaluator<G>, String> {
+        if device == Device::Cpu {
+            return Ok(self);
+        }
+        self.scorer = match self.scorer {
+            Scorer::Compiled(scorer) => {
+                Scorer::Compiled(BatchScorer::new(device, scorer.into_model())?)
+            }
+            Scorer::Patches(_) => {
+                return Err("a convolutional model evaluates on the cpu only".into());
+            }
+        };
+        Ok(self)
     }
 
     /// The encoder called `name` in the model file at `path`, if it reads `G`'s positions.
@@ -353,9 +369,20 @@ pub fn build_graded<G: TmEncoding + 'static>(
     arg: &str,
 ) -> Result<std::sync::Arc<dyn Evaluator<G>>, String> {
     if arg.is_empty() {
-        return Err("tm-votes needs a model file: tm-votes:PATH".to_string());
+        return Err("tm-votes needs a model file: tm-votes:PATH[,device=cuda]".to_string());
     }
-    Ok(std::sync::Arc::new(TmEvaluator::<G>::load(arg)?.graded()))
+    let (path, device) = path_and_device(arg)?;
+    Ok(std::sync::Arc::new(
+        TmEvaluator::<G>::load(path)?.on(device)?.graded(),
+    ))
+}
+
+/// Splits `PATH[,device=cpu|cuda]`.
+fn path_and_device(arg: &str) -> Result<(&str, Device), String> {
+    match arg.rsplit_once(",device=") {
+        Some((path, device)) => Ok((path, device.parse()?)),
+        None => Ok((arg, Device::Cpu)),
+    }
 }
 
 /// Builds the `tm:PATH` evaluator for the registry.
@@ -363,7 +390,10 @@ pub fn build<G: TmEncoding + 'static>(
     arg: &str,
 ) -> Result<std::sync::Arc<dyn Evaluator<G>>, String> {
     if arg.is_empty() {
-        return Err("tm needs a model file: tm:PATH".to_string());
+        return Err("tm needs a model file: tm:PATH[,device=cuda]".to_string());
     }
-    Ok(std::sync::Arc::new(TmEvaluator::<G>::load(arg)?))
+    let (path, device) = path_and_device(arg)?;
+    Ok(std::sync::Arc::new(
+        TmEvaluator::<G>::load(path)?.on(device)?,
+    ))
 }

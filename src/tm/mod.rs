@@ -11,6 +11,8 @@
 //! - [`conv`], the convolutional machine (a clause fires when it matches any patch);
 //! - [`coalesced`], one clause pool shared by all classes with signed per-class weights;
 //! - [`inference`], batched class sums from exported include masks;
+//! - [`device`], the CPU or a CUDA GPU as the place to train and evaluate;
+//! - `cuda` (feature `cuda`), the GPU back-end: kernels/tm.cu through cudarc;
 //! - [`data`], boolean datasets and the CSV reader;
 //! - [`persist`], the versioned, checksummed model file;
 //! - [`metrics`], confusion matrix, accuracy, precision, recall and F1;
@@ -21,7 +23,10 @@ pub mod bank;
 pub mod bitslice;
 pub mod coalesced;
 pub mod conv;
+#[cfg(feature = "cuda")]
+pub mod cuda;
 pub mod data;
+pub mod device;
 pub mod inference;
 pub mod literals;
 pub mod metrics;

@@ -38,7 +38,7 @@ pub(crate) struct Block {
     /// The 1/s subsets.
     darts: WideRng,
     outputs: Vec<bool>,
-    active: Vec<bool>,
+    pub(crate) active: Vec<bool>,
     /// The clauses that get feedback for the current sample.
     acting: Vec<u32>,
     scratch: FeedbackScratch,
@@ -256,7 +256,7 @@ impl MultiClassTm {
     }
 
     /// Clears the drops after an epoch so prediction uses every clause.
-    fn clear_drops(&mut self) {
+    pub(crate) fn clear_drops(&mut self) {
         for class in &mut self.blocks {
             for block in class {
                 block.active.fill(true);
@@ -283,17 +283,42 @@ impl MultiClassTm {
     /// One epoch: every sample of `data` once, in an order shuffled by the machine's seed,
     /// on rayon's number of threads.
     pub fn fit_epoch(&mut self, data: &Dataset) {
+        let samples = self.begin_epoch(data);
+        self.train(|i| data.row(i), &samples, rayon::current_num_threads());
+        self.clear_drops();
+    }
+
+    /// Starts an epoch over `data` from the main stream: draws the drops, then the order of
+    /// the samples with each one's negative class, as (row, label, negative). The epoch
+    /// ends with [`Self::clear_drops`].
+    pub(crate) fn begin_epoch(&mut self, data: &Dataset) -> Vec<(usize, usize, usize)> {
         assert_eq!(data.features(), self.features(), "feature count");
         self.draw_drops();
-        let samples: Vec<(usize, usize, usize)> = shuffled(data.len(), &mut self.rng)
+        shuffled(data.len(), &mut self.rng)
             .into_iter()
             .map(|i| {
                 let label = data.labels()[i] as usize;
                 (i, label, self.draw_negative(label))
             })
-            .collect();
-        self.train(|i| data.row(i), &samples, rayon::current_num_threads());
-        self.clear_drops();
+            .collect()
+    }
+
+    /// A random word from the main stream (seeds a device's own random numbers).
+    #[cfg(feature = "cuda")]
+    pub(crate) fn draw_word(&mut self) -> u64 {
+        self.rng.random()
+    }
+
+    /// The literals kept this epoch (`None`: all of them).
+    #[cfg(feature = "cuda")]
+    pub(crate) fn literal_keep(&self) -> Option<&[u64]> {
+        self.literal_keep.as_deref()
+    }
+
+    /// The literal layout.
+    #[cfg(feature = "cuda")]
+    pub(crate) fn layout(&self) -> LiteralLayout {
+        self.layout
     }
 
     /// Learns `samples` (row, label, negative class) in order, the features of a row coming

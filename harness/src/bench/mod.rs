@@ -2,6 +2,7 @@
 
 mod engine;
 mod evolve;
+mod gpu;
 mod perft;
 mod playouts;
 mod referee;
@@ -27,6 +28,9 @@ enum Target {
     Search(search::Args),
     /// Tsetlin Machine training and inference on random-play Hex (with peers).
     Tm(tm::Args),
+    /// The per-class Tsetlin Machine's epochs and batched inference on a CUDA GPU beside
+    /// the CPU (a build with the `cuda` feature).
+    Gpu(gpu::Args),
     /// The tmbot binary: start-up to first answer, genmove wall time under max_time.
     Engine(engine::Args),
     /// Generations/s of seed 003's evolution (7x7 and 11x11, 1 and N threads, interleaved).
@@ -43,6 +47,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Target::Playouts(args) => playouts::run(args),
         Target::Search(args) => search::run(args),
         Target::Tm(args) => tm::run(args),
+        Target::Gpu(args) => gpu::run(args),
         Target::Engine(args) => engine::run(args),
         Target::Referee(args) => referee::run(args),
         Target::Evolve(args) => evolve::run(args),

@@ -469,7 +469,7 @@ fn measure(
 }
 
 /// The median and the range of `values`.
-fn spread(values: &[f64]) -> (f64, f64, f64) {
+pub(super) fn spread(values: &[f64]) -> (f64, f64, f64) {
     let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
     if v.is_empty() {
         return (f64::NAN, f64::NAN, f64::NAN);
@@ -505,7 +505,7 @@ impl Runs {
 }
 
 /// `a / b` as `1.5x` (two decimals under 1), or `n/a` when either is unknown or `b` is 0.
-fn ratio(a: f64, b: f64) -> String {
+pub(super) fn ratio(a: f64, b: f64) -> String {
     let r = a / b;
     match r.is_finite() && b > 0.0 {
         true if r < 1.0 => format!("{r:.2}x"),

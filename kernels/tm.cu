@@ -1,0 +1,205 @@
+// The Tsetlin Machine on a CUDA device: training of the per-class machine and batched
+// inference. Compiled at run time (NVRTC) by src/tm/cuda/; the layouts are the CPU's:
+//
+// - literals: 64-bit words, the features in words 0..H and their negations in H..2H
+//   (W = 2H words per sample); `allowed[w]` masks the literals that exist and are kept;
+// - automaton states, per class, clause by clause: `bits` bit planes of W words each (plane
+//   k holds bit k of 64 automata), the top plane being the include mask;
+// - one thread per (class, clause) while training, one per sample at inference.
+
+typedef unsigned long long u64;
+typedef long long i64;
+typedef unsigned int u32;
+
+// A 64-bit mix (splitmix64's finaliser): the device's counter-based random numbers.
+__device__ __forceinline__ u64 mix64(u64 z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+// A stream of random words for one (sample, class, clause).
+struct Stream {
+    u64 state;
+    __device__ __forceinline__ u64 next() {
+        state += 0x9e3779b97f4a7c15ULL;
+        return mix64(state);
+    }
+};
+
+// 64 draws of probability p16 / 65536, one per bit.
+__device__ __forceinline__ u64 bernoulli64(Stream &s, u32 p16) {
+    u64 bits = 0;
+    for (int q = 0; q < 16; q++) {
+        u64 r = s.next();
+        for (int k = 0; k < 4; k++) {
+            u64 hit = ((u32)(r >> (16 * k)) & 0xffffu) < p16;
+            bits |= hit << (q * 4 + k);
+        }
+    }
+    return bits;
+}
+
+// Adds 1 to the automata set in `up` and takes 1 from those in `down` (disjoint), saturating,
+// in one word position of a clause's planes. Returns whether the include bit changed.
+__device__ __forceinline__ void step_word(u64 *planes, int words, int bits, u64 up, u64 down) {
+    u64 carry = up, borrow = down;
+    for (int k = 0; k < bits; k++) {
+        u64 old = planes[k * words];
+        planes[k * words] = old ^ carry ^ borrow;
+        carry &= old;
+        borrow &= ~old;
+    }
+    if (carry | borrow) {
+        for (int k = 0; k < bits; k++) {
+            planes[k * words] = (planes[k * words] | carry) & ~borrow;
+        }
+    }
+}
+
+// Sum of `value` over the warp, in lane 0.
+__device__ __forceinline__ i64 warp_sum(i64 value) {
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        value += __shfl_down_sync(0xffffffffu, value, offset);
+    }
+    return value;
+}
+
+// One round of training: every clause of sample r-1's two classes (label, negative) gets
+// that sample's feedback, then every clause of sample r's two classes is evaluated and its
+// vote added to `sums[2r]` (label) or `sums[2r + 1]` (negative). Launch r = 0..samples, in
+// order: round r's decisions read sums that round r-1's launch completed.
+//
+// plan[3i..3i+3] = (row, label, negative) of sample i; outputs[c] holds clause c's learning
+// output on the last sample it evaluated; active (may be null) marks the clauses that are
+// not dropped this epoch; budget < 0 means no literal budget.
+extern "C" __global__ void train_round(
+    u64 *states, u32 *weights, unsigned char *outputs, const unsigned char *active,
+    const u64 *literals, const u64 *allowed, const int *plan, i64 *sums, int samples,
+    int round, int classes, int clauses, int words, int bits, int threshold, u32 p16,
+    int boost, int weighted, int budget, u64 key) {
+    int gid = blockIdx.x * blockDim.x + threadIdx.x;
+    bool mine = gid < classes * clauses;
+    int cls = mine ? gid / clauses : 0;
+    int clause = mine ? gid % clauses : 0;
+    bool is_active = mine && (active == 0 || active[gid]);
+    u64 *planes = states + (u64)gid * bits * words;
+    const u64 *include = planes + (bits - 1) * words;
+    int polarity = (clause % 2 == 0) ? 1 : -1;
+
+    if (is_active && round > 0) {
+        const int *p = plan + 3 * (round - 1);
+        int label = p[1], negative = p[2];
+        if (cls == label || cls == negative) {
+            bool target = cls == label;
+            i64 raw = sums[2 * (round - 1) + (target ? 0 : 1)];
+            int sum = (int)max((i64)-threshold, min((i64)threshold, raw));
+            Stream s;
+            s.state = mix64(key ^ mix64(((u64)(round - 1) << 32) ^ (u64)gid));
+            u32 draw = (u32)(((s.next() >> 32) * (2 * (u64)threshold)) >> 32);
+            bool chosen = target ? (int)draw < threshold - sum : (int)draw < threshold + sum;
+            bool type_i = target == (polarity > 0);
+            bool matched = outputs[gid] != 0;
+            if (chosen && (type_i || matched)) {
+                const u64 *lits = literals + (u64)p[0] * words;
+                if (type_i) {
+                    int count = 0;
+                    if (budget >= 0) {
+                        for (int w = 0; w < words; w++) count += __popcll(include[w]);
+                    }
+                    bool ia = matched && (budget < 0 || count < budget);
+                    for (int w = 0; w < words; w++) {
+                        u64 d = bernoulli64(s, p16) & allowed[w];
+                        if (ia) {
+                            u64 l = lits[w];
+                            u64 up = (boost ? l : (l & ~d)) & allowed[w];
+                            step_word(planes + w, words, bits, up, d & ~l);
+                        } else {
+                            step_word(planes + w, words, bits, 0, d);
+                        }
+                    }
+                    if (weighted && ia) weights[gid] += 1;
+                } else {
+                    for (int w = 0; w < words; w++) {
+                        u64 up = ~lits[w] & ~include[w] & allowed[w];
+                        step_word(planes + w, words, bits, up, 0);
+                    }
+                    if (weighted && weights[gid] > 1) weights[gid] -= 1;
+                }
+            }
+        }
+    }
+
+    i64 vote_label = 0, vote_negative = 0;
+    if (round < samples) {
+        const int *p = plan + 3 * round;
+        int label = p[1], negative = p[2];
+        if (is_active && (cls == label || cls == negative)) {
+            const u64 *lits = literals + (u64)p[0] * words;
+            u64 violated = 0;
+            for (int w = 0; w < words; w++) violated |= include[w] & allowed[w] & ~lits[w];
+            bool out = violated == 0;
+            outputs[gid] = out;
+            i64 vote = out ? (i64)polarity * (i64)weights[gid] : 0;
+            if (cls == label) vote_label = vote; else vote_negative = vote;
+        }
+        vote_label = warp_sum(vote_label);
+        vote_negative = warp_sum(vote_negative);
+        if ((threadIdx.x & 31) == 0) {
+            if (vote_label != 0) atomicAdd((u64 *)&sums[2 * round], (u64)vote_label);
+            if (vote_negative != 0) atomicAdd((u64 *)&sums[2 * round + 1], (u64)vote_negative);
+        }
+    }
+}
+
+// Batched inference over compiled clauses. Clause c's include mask is the pairs
+// (word_of[i], mask_of[i]) for i in start[c]..start[c + 1] (non-zero words of the literal
+// vector); its signed votes are weights[c * classes + k]. Samples are packed features,
+// `half` words each, staged in shared memory when `staged` (word w of thread t at
+// shared[w * blockDim.x + t]) or read from device memory otherwise; the negated half is
+// built on the fly (valid[w] masks real features). Writes the clamped class sums, `classes`
+// per sample, and, when `fired` is not null, each clause's output per sample
+// (fired[sample * clause_count + c]).
+#define MAX_CLASSES 16
+extern "C" __global__ void class_sums(
+    const u64 *features, int samples, int half, int staged, const u64 *valid,
+    const u32 *start, const unsigned short *word_of, const u64 *mask_of, const int *weights,
+    int clause_count, int classes, int threshold, int *sums, unsigned char *fired) {
+    extern __shared__ u64 shared[];
+    int t = threadIdx.x;
+    int sample = blockIdx.x * blockDim.x + t;
+    bool mine = sample < samples;
+    const u64 *words = features + (u64)sample * half;
+    int stride = 1;
+    if (staged) {
+        for (int w = 0; w < half; w++) {
+            shared[w * blockDim.x + t] = mine ? features[(u64)sample * half + w] : 0;
+        }
+        __syncthreads();
+        words = shared + t;
+        stride = blockDim.x;
+    }
+    if (!mine) return;
+    i64 total[MAX_CLASSES];
+    for (int k = 0; k < classes; k++) total[k] = 0;
+    for (int c = 0; c < clause_count; c++) {
+        u32 begin = start[c], end = start[c + 1];
+        bool out = true;
+        for (u32 i = begin; i < end; i++) {
+            int w = word_of[i];
+            u64 m = mask_of[i];
+            u64 literal = w < half ? words[w * stride] : ~words[(w - half) * stride] & valid[w - half];
+            if ((literal & m) != m) {
+                out = false;
+                break;
+            }
+        }
+        if (fired) fired[(u64)sample * clause_count + c] = out;
+        if (out) {
+            for (int k = 0; k < classes; k++) total[k] += weights[c * classes + k];
+        }
+    }
+    for (int k = 0; k < classes; k++) {
+        sums[(u64)sample * classes + k] = (int)max((i64)-threshold, min((i64)threshold, total[k]));
+    }
+}

@@ -1,0 +1,285 @@
+//! The GPU back-end equals the CPU (feature `cuda`): clause outputs and class sums bit for
+//! bit, on random clauses and on trained models; GPU training reaches the CPU's accuracy;
+//! models trained on the GPU save and load on the CPU. Without a GPU every test says so and
+//! passes, unless TMBOT_REQUIRE_GPU is set (the GPU check script sets it).
+#![cfg(feature = "cuda")]
+
+use rand::{Rng, RngCore};
+use tmbot::rng::seeded;
+use tmbot::tm::cuda::{self, Inference};
+use tmbot::tm::device::{Device, Trainer};
+use tmbot::tm::inference::{CompiledClause, InferenceModel};
+use tmbot::tm::persist::{Machine, SavedModel};
+use tmbot::tm::{Dataset, MultiClassTm, Params};
+
+/// Whether a GPU is here; says why not otherwise.
+fn gpu() -> bool {
+    match cuda::describe() {
+        Ok(name) => {
+            eprintln!("GPU: {name}");
+            true
+        }
+        Err(e) => {
+            assert!(
+                std::env::var_os("TMBOT_REQUIRE_GPU").is_none(),
+                "TMBOT_REQUIRE_GPU is set but: {e}"
+            );
+            eprintln!("skipping: {e}");
+            false
+        }
+    }
+}
+
+fn random_data(seed: u64, features: usize, n: usize, density: f64) -> Dataset {
+    let mut rng = seeded(seed);
+    let mut data = Dataset::new(features);
+    for _ in 0..n {
+        let x: Vec<u8> = (0..features)
+            .map(|_| rng.random_bool(density) as u8)
+            .collect();
+        data.push(&x, 0);
+    }
+    data
+}
+
+/// The CPU's reference for clause outputs: every included literal is true.
+fn cpu_clause_outputs(model: &InferenceModel, data: &Dataset) -> Vec<bool> {
+    let f = model.features();
+    let mut out = Vec::new();
+    for i in 0..data.len() {
+        for clause in model.clauses() {
+            out.push(clause.literals.iter().all(|&l| {
+                if l < f {
+                    data.value(i, l)
+                } else {
+                    !data.value(i, l - f)
+                }
+            }));
+        }
+    }
+    out
+}
+
+fn assert_equal_on(model: &InferenceModel, data: &Dataset, what: &str) {
+    let gpu = Inference::new(model).unwrap();
+    assert_eq!(
+        gpu.class_sums(data).unwrap(),
+        model.class_sums(data),
+        "{what}: class sums"
+    );
+    assert_eq!(
+        gpu.clause_outputs(data).unwrap(),
+        cpu_clause_outputs(model, data),
+        "{what}: clause outputs"
+    );
+}
+
+#[test]
+fn inference_equals_the_cpu_on_random_clauses() {
+    if !gpu() {
+        return;
+    }
+    let mut rng = seeded(7);
+    // Feature counts around word boundaries and a large hypervector-sized input; sample
+    // counts that leave a partial block; clauses of 1 to 12 literals with signed weights
+    // large enough to reach the clamp.
+    for (case, &(features, classes, clauses, samples)) in [
+        (1, 2, 5, 1),
+        (63, 3, 300, 257),
+        (64, 2, 1000, 1000),
+        (130, 3, 2000, 3001),
+        (2048, 2, 500, 700),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let clause_list: Vec<CompiledClause> = (0..clauses)
+            .map(|_| {
+                let n = rng.random_range(1..=12.min(2 * features));
+                let mut literals: Vec<usize> =
+                    (0..n).map(|_| rng.random_range(0..2 * features)).collect();
+                literals.sort_unstable();
+                literals.dedup();
+                let weights = (0..classes).map(|_| rng.random_range(-40..=40)).collect();
+                CompiledClause { literals, weights }
+            })
+            .collect();
+        let model = InferenceModel::new(features, classes, 60, clause_list);
+        // Sparse inputs let long clauses fire as well as short ones.
+        for density in [0.5, 0.1, 0.9] {
+            let data = random_data(rng.next_u64(), features, samples, density);
+            assert_equal_on(&model, &data, &format!("case {case}, density {density}"));
+        }
+    }
+}
+
+/// XOR of the first two of 12 random bits, `noise` of the labels flipped.
+fn noisy_xor(seed: u64, n: usize, noise: f64) -> Dataset {
+    let mut rng = seeded(seed);
+    let mut data = Dataset::new(12);
+    for _ in 0..n {
+        let x: Vec<u8> = (0..12).map(|_| (rng.next_u32() & 1) as u8).collect();
+        let mut y = (x[0] ^ x[1]) as u32;
+        if rng.random_bool(noise) {
+            y ^= 1;
+        }
+        data.push(&x, y);
+    }
+    data
+}
+
+fn train(device: Device, params: Params, data: &Dataset, classes: usize, epochs: usize) -> Machine {
+    let tm = MultiClassTm::new(params, data.features(), classes).unwrap();
+    let mut machine = Machine::PerClass(tm);
+    let mut trainer = Trainer::new(device, &machine, data).unwrap();
+    for _ in 0..epochs {
+        trainer.fit_epoch(&mut machine, data).unwrap();
+    }
+    machine
+}
+
+fn accuracy(machine: &Machine, data: &Dataset) -> f64 {
+    data.accuracy(&machine.predict_all(data))
+}
+
+fn xor_params(seed: u64) -> Params {
+    Params {
+        clauses: 20,
+        threshold: 15,
+        specificity: 3.9,
+        boost_true_positive: false,
+        seed,
+        ..Params::default()
+    }
+}
+
+#[test]
+fn gpu_training_learns_noisy_xor_like_the_cpu() {
+    if !gpu() {
+        return;
+    }
+    let data = noisy_xor(1, 5000, 0.1);
+    let test = noisy_xor(2, 5000, 0.0);
+    for seed in 1..=3 {
+        let cpu = accuracy(&train(Device::Cpu, xor_params(seed), &data, 2, 200), &test);
+        let gpu = accuracy(&train(Device::Cuda, xor_params(seed), &data, 2, 200), &test);
+        eprintln!("seed {seed}: cpu {cpu:.4}, gpu {gpu:.4}");
+        assert!(
+            gpu >= 0.99 && (gpu - cpu).abs() <= 0.005,
+            "seed {seed}: cpu {cpu}, gpu {gpu}"
+        );
+    }
+}
+
+#[test]
+fn gpu_training_options_learn() {
+    if !gpu() {
+        return;
+    }
+    // Weights, boost, a literal budget and both drops go through their kernel branches and
+    // still learn; three classes (XOR, and a third class for x2 & x3) exercise the negative
+    // class draw.
+    let mut rng = seeded(5);
+    let mut data = Dataset::new(12);
+    let mut test = Dataset::new(12);
+    for i in 0..8000 {
+        let x: Vec<u8> = (0..12).map(|_| (rng.next_u32() & 1) as u8).collect();
+        let y = if x[2] == 1 && x[3] == 1 {
+            2
+        } else {
+            (x[0] ^ x[1]) as u32
+        };
+        if i < 6000 {
+            data.push(&x, y)
+        } else {
+            test.push(&x, y)
+        }
+    }
+    let params = Params {
+        clauses: 40,
+        threshold: 20,
+        specificity: 3.9,
+        weighted: true,
+        literal_budget: Some(4),
+        clause_drop: 0.1,
+        literal_drop: 0.02,
+        seed: 3,
+        ..Params::default()
+    };
+    let machine = train(Device::Cuda, params, &data, 3, 100);
+    let acc = accuracy(&machine, &test);
+    eprintln!("three classes, weighted, budget 4, drops: {acc:.4}");
+    assert!(acc >= 0.97, "accuracy {acc}");
+    let Machine::PerClass(tm) = &machine else {
+        unreachable!()
+    };
+    let max_weight = (0..3)
+        .flat_map(|c| (0..40).map(move |j| (c, j)))
+        .map(|(c, j)| tm.weight(c, j))
+        .max()
+        .unwrap();
+    assert!(max_weight > 1, "weights never moved");
+    for c in 0..3 {
+        for j in 0..40 {
+            assert!(tm.clause_literals(c, j).len() <= 4, "budget broken");
+        }
+    }
+}
+
+#[test]
+fn gpu_training_is_reproducible_and_its_model_loads_on_the_cpu() {
+    if !gpu() {
+        return;
+    }
+    let data = noisy_xor(3, 2000, 0.1);
+    let a = train(Device::Cuda, xor_params(9), &data, 2, 20);
+    let b = train(Device::Cuda, xor_params(9), &data, 2, 20);
+    let bytes = |m: &Machine| {
+        SavedModel {
+            machine: m.clone(),
+            encoder: "csv".into(),
+            feature_names: (0..12).map(|i| format!("x{i}")).collect(),
+        }
+        .to_bytes()
+    };
+    assert_eq!(bytes(&a), bytes(&b), "same seed, different models");
+    let loaded = SavedModel::from_bytes(&bytes(&a), "<gpu model>").unwrap();
+    let test = noisy_xor(4, 3000, 0.0);
+    assert_eq!(loaded.machine.predict_all(&test), a.predict_all(&test));
+    // The loaded model's compiled clauses score the same on both devices.
+    let Machine::PerClass(tm) = &loaded.machine else {
+        unreachable!()
+    };
+    assert_equal_on(&tm.compile(), &test, "a GPU-trained model");
+}
+
+#[test]
+fn inference_equals_the_cpu_on_a_trained_checkers_model() {
+    if !gpu() {
+        return;
+    }
+    // TMBOT_DATA: the seeds' data elsewhere than ../shared/data (on a GPU machine).
+    let data = std::env::var("TMBOT_DATA")
+        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data").into());
+    let dir = format!("{data}/checkers/standard_end_10fold");
+    let path = |k: usize| std::path::PathBuf::from(format!("{dir}/fold{k}.csv"));
+    if !path(0).exists() {
+        eprintln!("skipping: {dir} is absent");
+        return;
+    }
+    let test = Dataset::read_csv(&path(0)).unwrap();
+    let train_set = Dataset::read_csv(&path(1)).unwrap();
+    let params = Params {
+        clauses: 1000,
+        threshold: 2000,
+        specificity: 9.0,
+        weighted: true,
+        seed: 1,
+        ..Params::default()
+    };
+    let machine = train(Device::Cpu, params, &train_set, 3, 2);
+    let Machine::PerClass(tm) = &machine else {
+        unreachable!()
+    };
+    assert_equal_on(&tm.compile(), &test, "a trained checkers model");
+}
