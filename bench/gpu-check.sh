@@ -5,8 +5,8 @@
 #   2. runs tests/cuda.rs, the GPU-CPU equality tests, with a GPU required;
 #   3. `arena bench gpu`: the checkers thesis's machine, epochs on the GPU beside 2 CPU
 #      threads, then batched inference;
-#   4. the per-class machine on seed 000's 9x9 sets trained on the GPU (seeds 1-3), to set
-#      beside the same runs on the CPU (BENCHMARKS.md);
+#   4. the per-class machine on seed 000's 9x9 sets on the CPU (every core) and the GPU,
+#      seeds 1-4 ($SEEDS);
 #   5. the checkers thesis's 10-fold cross-validation on the GPU.
 # Usage: bash bench/gpu-check.sh [OUT]   (figures and logs go to OUT, default gpu-check)
 #        DATA=folder of the seeds' data (default ../shared/data)
@@ -18,7 +18,8 @@ if [ "${1:-}" = "--prepare" ]; then
     set -e
     cargo build --release --workspace --features cuda
     tests=$(cargo test --profile ci-test --features cuda --test cuda --no-run \
-        --message-format=json | sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -1)
+        --message-format=json | grep '"name":"cuda","src_path"' \
+        | sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -1)
     mkdir -p .gpu-bin
     cp target/release/arena .gpu-bin/arena
     cp "$tests" .gpu-bin/cuda-tests
@@ -51,29 +52,34 @@ else
     TESTS=$GPU_BIN/cuda-tests
 fi
 echo "== equality tests"
-TMBOT_DATA=$(realpath "$DATA") TMBOT_REQUIRE_GPU=1 timeout 150 $TESTS --test-threads 1 --nocapture 2>&1 | tee "$OUT/tests.log" \
+TMBOT_DATA=$(realpath "$DATA") TMBOT_REQUIRE_GPU=1 timeout 100 $TESTS --test-threads 1 --nocapture 2>&1 | tee "$OUT/tests.log" \
     | grep -E "GPU:|seed|three|test result|panicked|FAILED|ok$"
 
 echo "== arena bench gpu"
-timeout 170 "$ARENA" bench gpu --folds "$DATA/checkers/standard_end_10fold" 2>"$OUT/bench.err" \
+timeout 120 "$ARENA" bench gpu --folds "$DATA/checkers/standard_end_10fold" 2>"$OUT/bench.err" \
     | tee "$OUT/bench.log"
 tail -3 "$OUT/bench.err"
 
-echo "== seed 000 9x9, per-class, 1000 clauses, T 1000, s 18, 10 epochs, GPU"
+echo "== seed 000 9x9, per-class, 1000 clauses, T 1000, s 18, 10 epochs: CPU and GPU"
 for set in 2moves 5moves; do
-    for seed in 1 2 3; do
-        /usr/bin/time -f "%e" -o "$OUT/t" timeout 60 "$ARENA" train \
-            "$DATA/hex/hex_9x9_${set}_train.csv" --test "$DATA/hex/hex_9x9_${set}_test.csv" \
-            --encoder hex-connection --clauses 1000 --T 1000 --s 18 --epochs 10 \
-            --seed $seed --device cuda --json 2>>"$OUT/hex.err" >"$OUT/hex.json"
-        acc=$(grep -o '"test":{"accuracy":[0-9.]*' "$OUT/hex.json" | grep -o '[0-9.]*$')
-        echo "$set seed $seed: accuracy ${acc:-none}, $(tail -1 "$OUT/t") s" | tee -a "$OUT/hex.log"
+    for seed in ${SEEDS:-1 2 3 4}; do
+        line="$set seed $seed:"
+        for device in cpu cuda; do
+            /usr/bin/time -f "%e" -o "$OUT/t" timeout 60 "$ARENA" train \
+                "$DATA/hex/hex_9x9_${set}_train.csv" --test "$DATA/hex/hex_9x9_${set}_test.csv" \
+                --encoder hex-connection --clauses 1000 --T 1000 --s 18 --epochs 10 \
+                --seed "$seed" --device $device --json 2>>"$OUT/hex.err" >"$OUT/hex.json"
+            acc=$(grep -o '"test":{"accuracy":[0-9.]*' "$OUT/hex.json" | grep -o '[0-9.]*$')
+            line="$line $device ${acc:-none} ($(tail -1 "$OUT/t") s)"
+        done
+        echo "$line" | tee -a "$OUT/hex.log"
     done
 done
+awk '{c[$1]+=$5; g[$1]+=$9; n[$1]++} END {for (s in n) printf "%s mean over %d seeds: cpu %.2f%%, gpu %.2f%%\n", s, n[s], 100*c[s]/n[s], 100*g[s]/n[s]}' "$OUT/hex.log"
 
 echo "== checkers thesis, 10 folds, GPU"
 start=$(date +%s)
-OUT="$OUT/cv" ARENA=$ARENA DATA=$DATA timeout 230 bash tournaments/seeds/seed001-thesis.sh \
+OUT="$OUT/cv" ARENA=$ARENA DATA=$DATA timeout 170 bash tournaments/seeds/seed001-thesis.sh \
     --device cuda >"$OUT/cv.log" 2>&1
 echo "exit $?, $(( $(date +%s) - start )) s"
 tail -14 "$OUT/cv.log"

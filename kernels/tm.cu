@@ -65,10 +65,24 @@ __device__ __forceinline__ i64 warp_sum(i64 value) {
     return value;
 }
 
+// Sum of `value` over the `group` lanes (a power of two up to 32) that share a clause; every
+// lane of the warp must call it.
+__device__ __forceinline__ int group_sum(int value, int group) {
+    for (int offset = group >> 1; offset > 0; offset >>= 1) {
+        value += __shfl_xor_sync(0xffffffffu, value, offset, group);
+    }
+    return value;
+}
+
 // One round of training: every clause of sample r-1's two classes (label, negative) gets
 // that sample's feedback, then every clause of sample r's two classes is evaluated and its
 // vote added to `sums[2r]` (label) or `sums[2r + 1]` (negative). Launch r = 0..samples, in
 // order: round r's decisions read sums that round r-1's launch completed.
+//
+// A clause is served by `group` consecutive lanes of a warp (a power of two up to 32), lane
+// j owning words j, j + group, ...: reads of a clause's planes are contiguous across its
+// lanes. The random numbers of a clause's selection and of each of its words come from
+// their own counters, so the model does not depend on the group size.
 //
 // plan[3i..3i+3] = (row, label, negative) of sample i; outputs[c] holds clause c's learning
 // output on the last sample it evaluated; active (may be null) marks the clauses that are
@@ -77,8 +91,10 @@ extern "C" __global__ void train_round(
     u64 *states, u32 *weights, unsigned char *outputs, const unsigned char *active,
     const u64 *literals, const u64 *allowed, const int *plan, i64 *sums, int samples,
     int round, int classes, int clauses, int words, int bits, int threshold, u32 p16,
-    int boost, int weighted, int budget, u64 key) {
-    int gid = blockIdx.x * blockDim.x + threadIdx.x;
+    int boost, int weighted, int budget, u64 key, int group) {
+    int thread = blockIdx.x * blockDim.x + threadIdx.x;
+    int gid = thread / group;
+    int lane = thread % group;
     bool mine = gid < classes * clauses;
     int cls = mine ? gid / clauses : 0;
     int clause = mine ? gid % clauses : 0;
@@ -87,6 +103,15 @@ extern "C" __global__ void train_round(
     const u64 *include = planes + (bits - 1) * words;
     int polarity = (clause % 2 == 0) ? 1 : -1;
 
+    // The clause's include count before its feedback (for the literal budget).
+    int count = 0;
+    if (budget >= 0) {
+        if (is_active) {
+            for (int w = lane; w < words; w += group) count += __popcll(include[w]);
+        }
+        count = group_sum(count, group);
+    }
+
     if (is_active && round > 0) {
         const int *p = plan + 3 * (round - 1);
         int label = p[1], negative = p[2];
@@ -94,8 +119,9 @@ extern "C" __global__ void train_round(
             bool target = cls == label;
             i64 raw = sums[2 * (round - 1) + (target ? 0 : 1)];
             int sum = (int)max((i64)-threshold, min((i64)threshold, raw));
+            u64 seed = mix64(key ^ mix64(((u64)(round - 1) << 32) ^ (u64)gid));
             Stream s;
-            s.state = mix64(key ^ mix64(((u64)(round - 1) << 32) ^ (u64)gid));
+            s.state = seed;
             u32 draw = (u32)(((s.next() >> 32) * (2 * (u64)threshold)) >> 32);
             bool chosen = target ? (int)draw < threshold - sum : (int)draw < threshold + sum;
             bool type_i = target == (polarity > 0);
@@ -103,13 +129,11 @@ extern "C" __global__ void train_round(
             if (chosen && (type_i || matched)) {
                 const u64 *lits = literals + (u64)p[0] * words;
                 if (type_i) {
-                    int count = 0;
-                    if (budget >= 0) {
-                        for (int w = 0; w < words; w++) count += __popcll(include[w]);
-                    }
                     bool ia = matched && (budget < 0 || count < budget);
-                    for (int w = 0; w < words; w++) {
-                        u64 d = bernoulli64(s, p16) & allowed[w];
+                    for (int w = lane; w < words; w += group) {
+                        Stream word_stream;
+                        word_stream.state = mix64(seed ^ (0xd1b54a32d192ed03ULL * (u64)(w + 1)));
+                        u64 d = bernoulli64(word_stream, p16) & allowed[w];
                         if (ia) {
                             u64 l = lits[w];
                             u64 up = (boost ? l : (l & ~d)) & allowed[w];
@@ -118,26 +142,32 @@ extern "C" __global__ void train_round(
                             step_word(planes + w, words, bits, 0, d);
                         }
                     }
-                    if (weighted && ia) weights[gid] += 1;
+                    if (weighted && ia && lane == 0) weights[gid] += 1;
                 } else {
-                    for (int w = 0; w < words; w++) {
+                    for (int w = lane; w < words; w += group) {
                         u64 up = ~lits[w] & ~include[w] & allowed[w];
                         step_word(planes + w, words, bits, up, 0);
                     }
-                    if (weighted && weights[gid] > 1) weights[gid] -= 1;
+                    if (weighted && lane == 0 && weights[gid] > 1) weights[gid] -= 1;
                 }
             }
         }
     }
 
-    i64 vote_label = 0, vote_negative = 0;
     if (round < samples) {
         const int *p = plan + 3 * round;
         int label = p[1], negative = p[2];
-        if (is_active && (cls == label || cls == negative)) {
+        bool voting = is_active && (cls == label || cls == negative);
+        int violated = 0;
+        if (voting) {
             const u64 *lits = literals + (u64)p[0] * words;
-            u64 violated = 0;
-            for (int w = 0; w < words; w++) violated |= include[w] & allowed[w] & ~lits[w];
+            for (int w = lane; w < words; w += group) {
+                violated |= (include[w] & allowed[w] & ~lits[w]) != 0;
+            }
+        }
+        violated = group_sum(violated, group);
+        i64 vote_label = 0, vote_negative = 0;
+        if (voting && lane == 0) {
             bool out = violated == 0;
             outputs[gid] = out;
             i64 vote = out ? (i64)polarity * (i64)weights[gid] : 0;
@@ -154,18 +184,31 @@ extern "C" __global__ void train_round(
 
 // Batched inference over compiled clauses. Clause c's include mask is the pairs
 // (word_of[i], mask_of[i]) for i in start[c]..start[c + 1] (non-zero words of the literal
-// vector); its signed votes are weights[c * classes + k]. Samples are packed features,
-// `half` words each, staged in shared memory when `staged` (word w of thread t at
-// shared[w * blockDim.x + t]) or read from device memory otherwise; the negated half is
-// built on the fly (valid[w] masks real features). Writes the clamped class sums, `classes`
-// per sample, and, when `fired` is not null, each clause's output per sample
-// (fired[sample * clause_count + c]).
+// vector); its signed votes are weights[c * classes + k]. The clauses are cut into tiles
+// (tile t: clauses tile_first[t]..tile_first[t + 1], at most TILE_CLAUSES clauses and
+// TILE_ENTRIES pairs), which a block copies to shared memory one after the other; blockIdx.y
+// picks a run of `tiles_per_chunk` tiles, so that few samples still fill the GPU. A thread
+// holds one sample: packed features, `half` words, staged in shared memory when `staged`
+// (word w of thread t at sample_words[w * blockDim.x + t]) or read from device memory; the
+// negated half is built on the fly (valid[w] masks real features). Each thread adds its
+// run's votes to totals[sample * classes + k] (zeroed before); `clamp_sums` then clamps.
+// When `fired` is not null, each clause's output is written at fired[sample * clause_count
+// + c].
 #define MAX_CLASSES 16
+#define TILE_CLAUSES 128
+#define TILE_ENTRIES 512
 extern "C" __global__ void class_sums(
     const u64 *features, int samples, int half, int staged, const u64 *valid,
     const u32 *start, const unsigned short *word_of, const u64 *mask_of, const int *weights,
-    int clause_count, int classes, int threshold, int *sums, unsigned char *fired) {
+    int clause_count, int classes, const u32 *tile_first, int tiles, int tiles_per_chunk,
+    i64 *totals, unsigned char *fired) {
     extern __shared__ u64 shared[];
+    u64 *sample_words = shared;
+    u64 *tile_mask = sample_words + (staged ? half * blockDim.x : 0);
+    int *tile_weight = (int *)(tile_mask + TILE_ENTRIES);
+    u32 *tile_start = (u32 *)(tile_weight + TILE_CLAUSES * classes);
+    unsigned short *tile_word = (unsigned short *)(tile_start + TILE_CLAUSES + 1);
+
     int t = threadIdx.x;
     int sample = blockIdx.x * blockDim.x + t;
     bool mine = sample < samples;
@@ -173,33 +216,56 @@ extern "C" __global__ void class_sums(
     int stride = 1;
     if (staged) {
         for (int w = 0; w < half; w++) {
-            shared[w * blockDim.x + t] = mine ? features[(u64)sample * half + w] : 0;
+            sample_words[w * blockDim.x + t] = mine ? features[(u64)sample * half + w] : 0;
         }
-        __syncthreads();
-        words = shared + t;
+        words = sample_words + t;
         stride = blockDim.x;
     }
-    if (!mine) return;
     i64 total[MAX_CLASSES];
     for (int k = 0; k < classes; k++) total[k] = 0;
-    for (int c = 0; c < clause_count; c++) {
-        u32 begin = start[c], end = start[c + 1];
-        bool out = true;
-        for (u32 i = begin; i < end; i++) {
-            int w = word_of[i];
-            u64 m = mask_of[i];
-            u64 literal = w < half ? words[w * stride] : ~words[(w - half) * stride] & valid[w - half];
-            if ((literal & m) != m) {
-                out = false;
-                break;
+    int first_tile = blockIdx.y * tiles_per_chunk;
+    int last_tile = min(tiles, first_tile + tiles_per_chunk);
+    for (int tile = first_tile; tile < last_tile; tile++) {
+        u32 c0 = tile_first[tile], c1 = tile_first[tile + 1];
+        u32 e0 = start[c0], e1 = start[c1];
+        __syncthreads();
+        for (u32 i = t; i < e1 - e0; i += blockDim.x) {
+            tile_mask[i] = mask_of[e0 + i];
+            tile_word[i] = word_of[e0 + i];
+        }
+        for (u32 i = t; i <= c1 - c0; i += blockDim.x) tile_start[i] = start[c0 + i] - e0;
+        for (u32 i = t; i < (c1 - c0) * classes; i += blockDim.x) {
+            tile_weight[i] = weights[(u64)c0 * classes + i];
+        }
+        __syncthreads();
+        if (!mine) continue;
+        for (u32 c = 0; c < c1 - c0; c++) {
+            bool out = true;
+            for (u32 i = tile_start[c]; i < tile_start[c + 1]; i++) {
+                int w = tile_word[i];
+                u64 m = tile_mask[i];
+                u64 literal = w < half ? words[w * stride]
+                                       : ~words[(w - half) * stride] & valid[w - half];
+                if ((literal & m) != m) {
+                    out = false;
+                    break;
+                }
+            }
+            if (fired) fired[(u64)sample * clause_count + c0 + c] = out;
+            if (out) {
+                for (int k = 0; k < classes; k++) total[k] += tile_weight[c * classes + k];
             }
         }
-        if (fired) fired[(u64)sample * clause_count + c] = out;
-        if (out) {
-            for (int k = 0; k < classes; k++) total[k] += weights[c * classes + k];
+    }
+    if (mine) {
+        for (int k = 0; k < classes; k++) {
+            if (total[k] != 0) atomicAdd((u64 *)&totals[(u64)sample * classes + k], (u64)total[k]);
         }
     }
-    for (int k = 0; k < classes; k++) {
-        sums[(u64)sample * classes + k] = (int)max((i64)-threshold, min((i64)threshold, total[k]));
-    }
+}
+
+// sums[i] = totals[i] clamped to [-threshold, threshold].
+extern "C" __global__ void clamp_sums(const i64 *totals, int n, int threshold, int *sums) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) sums[i] = (int)max((i64)-threshold, min((i64)threshold, totals[i]));
 }

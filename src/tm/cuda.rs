@@ -5,7 +5,7 @@
 //!   device; the host steps the samples: each epoch it draws the order, the negative classes
 //!   and the drops from the machine's main stream exactly as the CPU does, uploads them, and
 //!   launches one round per sample (the feedback of the sample before, then the votes of
-//!   this one; one thread per clause). The feedback's own random numbers are drawn on the
+//!   this one; a group of up to 32 lanes per clause, one per literal word). The feedback's own random numbers are drawn on the
 //!   device from a key taken from the main stream, so a seed gives one model, but not the
 //!   CPU's: the two reach the same accuracy (tests/cuda.rs).
 //! - [`Inference`] holds compiled clauses and computes class sums (and clause outputs) of
@@ -198,7 +198,9 @@ impl PerClassTrainer {
         let mut sums = s
             .alloc_zeros::<i64>(2 * plan.len().max(1))
             .map_err(fail("allocating sums"))?;
-        let threads = (classes * clauses) as u32;
+        // Lanes per clause: one per word, at most a warp.
+        let group = layout.words().next_power_of_two().min(32) as i32;
+        let threads = (classes * clauses * group as usize) as u32;
         let config = LaunchConfig {
             grid_dim: (threads.div_ceil(TRAIN_BLOCK), 1, 1),
             block_dim: (TRAIN_BLOCK, 1, 1),
@@ -244,7 +246,8 @@ impl PerClassTrainer {
                 .arg(&boost)
                 .arg(&weighted)
                 .arg(&budget)
-                .arg(&key);
+                .arg(&key)
+                .arg(&group);
             // SAFETY: the arguments match train_round's parameters in type and order, and
             // every buffer has the size the kernel indexes (classes x clauses clauses, the
             // plan's samples, the training set's rows).
@@ -299,6 +302,7 @@ fn restore_banks(
 pub struct Inference {
     stream: Arc<CudaStream>,
     kernel: CudaFunction,
+    clamp: CudaFunction,
     features: usize,
     classes: usize,
     threshold: i32,
@@ -308,8 +312,41 @@ pub struct Inference {
     word_of: CudaSlice<u16>,
     mask_of: CudaSlice<u64>,
     weights: CudaSlice<i32>,
+    tile_first: CudaSlice<u32>,
+    tiles: usize,
     /// Launches of one stream go one at a time.
     lock: Mutex<()>,
+}
+
+/// Most clauses and include words of a tile (`TILE_CLAUSES`, `TILE_ENTRIES` in the kernel).
+const TILE_CLAUSES: usize = 128;
+const TILE_ENTRIES: usize = 512;
+
+/// Blocks that keep every multiprocessor of a large GPU busy.
+const BUSY_BLOCKS: usize = 1024;
+
+/// Cuts the clauses (clause c has `start[c + 1] - start[c]` include words) into tiles of at
+/// most [`TILE_CLAUSES`] clauses and [`TILE_ENTRIES`] words: the tiles' first clauses, then
+/// the clause count.
+fn tiles(start: &[u32]) -> Result<Vec<u32>, String> {
+    let mut first = vec![0u32];
+    let (mut clauses, mut entries) = (0, 0);
+    for (c, pair) in start.windows(2).enumerate() {
+        let e = (pair[1] - pair[0]) as usize;
+        if e > TILE_ENTRIES {
+            return Err(format!(
+                "cuda: clause {c} includes literals in {e} words; the GPU takes at most                  {TILE_ENTRIES}"
+            ));
+        }
+        if clauses == TILE_CLAUSES || entries + e > TILE_ENTRIES {
+            first.push(c as u32);
+            (clauses, entries) = (0, 0);
+        }
+        clauses += 1;
+        entries += e;
+    }
+    first.push((start.len() - 1) as u32);
+    Ok(first)
 }
 
 impl Inference {
@@ -337,6 +374,7 @@ impl Inference {
             start.push(word_of.len() as u32);
             weights.extend_from_slice(&clause.weights);
         }
+        let tile_first = tiles(&start)?;
         // Empty buffers cannot be allocated: pad with an entry no clause reads.
         word_of.push(0);
         mask_of.push(0);
@@ -348,6 +386,7 @@ impl Inference {
         let up = fail("uploading the model");
         Ok(Inference {
             kernel: function("class_sums")?,
+            clamp: function("clamp_sums")?,
             features: model.features(),
             classes,
             threshold: model.threshold(),
@@ -357,6 +396,8 @@ impl Inference {
             word_of: stream.clone_htod(&word_of).map_err(&up)?,
             mask_of: stream.clone_htod(&mask_of).map_err(&up)?,
             weights: stream.clone_htod(&weights).map_err(&up)?,
+            tiles: tile_first.len() - 1,
+            tile_first: stream.clone_htod(&tile_first).map_err(&up)?,
             stream,
             lock: Mutex::new(()),
         })
@@ -387,11 +428,15 @@ impl Inference {
         }
         let _one_at_a_time = self.lock.lock().unwrap_or_else(|e| e.into_inner());
         let s = &self.stream;
+        let values = data.len() * self.classes;
         let half = LiteralLayout::new(self.features).feature_words();
         let rows: Vec<u64> = (0..data.len()).flat_map(|i| data.row(i).to_vec()).collect();
         let features = s.clone_htod(&rows).map_err(fail("uploading samples"))?;
+        let mut totals = s
+            .alloc_zeros::<i64>(values)
+            .map_err(fail("allocating sums"))?;
         let mut sums = s
-            .alloc_zeros::<i32>(data.len() * self.classes)
+            .alloc_zeros::<i32>(values)
             .map_err(fail("allocating sums"))?;
         let mut fired = s
             .alloc_zeros::<u8>(if want_outputs {
@@ -401,26 +446,35 @@ impl Inference {
             })
             .map_err(fail("allocating clause outputs"))?;
         // Each thread's features in shared memory when 128 threads' (or at least 32
-        // threads') fit in 32 KiB, else read from device memory.
+        // threads') fit in 32 KiB, else read from device memory; then the tile.
         let row_bytes = 8 * half;
         let block = [128u32, 64, 32]
             .into_iter()
             .find(|&b| row_bytes * b as usize <= 32768);
         let (block, staged) = (block.unwrap_or(128), block.is_some() as i32);
+        let tile_bytes = 8 * TILE_ENTRIES
+            + 4 * TILE_CLAUSES * self.classes
+            + 4 * (TILE_CLAUSES + 1)
+            + 2 * TILE_ENTRIES;
+        let sample_blocks = data.len().div_ceil(block as usize);
+        // Enough runs of tiles that a small batch still fills the GPU.
+        let chunks = BUSY_BLOCKS
+            .div_ceil(sample_blocks)
+            .clamp(1, self.tiles.max(1));
+        let tiles_per_chunk = self.tiles.div_ceil(chunks).max(1);
+        let chunks = self.tiles.div_ceil(tiles_per_chunk).max(1);
         let config = LaunchConfig {
-            grid_dim: ((data.len() as u32).div_ceil(block), 1, 1),
+            grid_dim: (sample_blocks as u32, chunks as u32, 1),
             block_dim: (block, 1, 1),
-            shared_mem_bytes: if staged == 1 {
-                (row_bytes * block as usize) as u32
-            } else {
-                0
-            },
+            shared_mem_bytes: (tile_bytes + staged as usize * row_bytes * block as usize) as u32,
         };
-        let (n, half, clause_count, classes) = (
+        let (n, half, clause_count, classes, tiles, tiles_per_chunk) = (
             data.len() as i32,
             half as i32,
             self.clause_count as i32,
             self.classes as i32,
+            self.tiles as i32,
+            tiles_per_chunk as i32,
         );
         let null = 0u64;
         let mut launch = s.launch_builder(&self.kernel);
@@ -436,17 +490,30 @@ impl Inference {
             .arg(&self.weights)
             .arg(&clause_count)
             .arg(&classes)
-            .arg(&self.threshold)
-            .arg(&mut sums);
+            .arg(&self.tile_first)
+            .arg(&tiles)
+            .arg(&tiles_per_chunk)
+            .arg(&mut totals);
         if want_outputs {
             launch.arg(&mut fired);
         } else {
             launch.arg(&null);
         }
         // SAFETY: the arguments match class_sums's parameters in type and order; `features`
-        // holds n samples of `half` words, `sums` n x classes values, `fired` (when passed)
-        // n x clause_count bytes, and the clause arrays are indexed through `start`.
+        // holds n samples of `half` words, `totals` n x classes values, `fired` (when
+        // passed) n x clause_count bytes; the clause arrays are indexed through `start` and
+        // the tiles through `tile_first`, whose tiles fit the shared memory asked for.
         unsafe { launch.launch(config) }.map_err(fail("class sums"))?;
+        let values_i32 = values as i32;
+        let mut launch = s.launch_builder(&self.clamp);
+        launch
+            .arg(&totals)
+            .arg(&values_i32)
+            .arg(&self.threshold)
+            .arg(&mut sums);
+        // SAFETY: clamp_sums reads and writes `values` elements of the two buffers.
+        unsafe { launch.launch(LaunchConfig::for_num_elems(values as u32)) }
+            .map_err(fail("clamping sums"))?;
         let sums = s.clone_dtoh(&sums).map_err(fail("downloading sums"))?;
         let fired = if want_outputs {
             s.clone_dtoh(&fired)
@@ -455,5 +522,29 @@ impl Inference {
             Vec::new()
         };
         Ok((sums, fired))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tiles_hold_at_most_their_clauses_and_words() {
+        // Clauses of 1, 511, 2, 512 and 3 words, then 300 clauses of one word.
+        let mut start = vec![0u32];
+        for e in [1, 511, 2, 512, 3].into_iter().chain([1; 300]) {
+            start.push(start.last().unwrap() + e);
+        }
+        let first = tiles(&start).unwrap();
+        assert_eq!(first[..4], [0, 2, 3, 4]);
+        assert_eq!(*first.last().unwrap() as usize, start.len() - 1);
+        for pair in first.windows(2) {
+            let (a, b) = (pair[0] as usize, pair[1] as usize);
+            assert!(b > a && b - a <= TILE_CLAUSES);
+            assert!((start[b] - start[a]) as usize <= TILE_ENTRIES);
+        }
+        start.push(start.last().unwrap() + 513);
+        assert!(tiles(&start).unwrap_err().contains("513 words"));
     }
 }
