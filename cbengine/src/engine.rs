@@ -52,13 +52,26 @@ impl Engine {
         }
     }
 
-    /// The game to search from: the history CheckerBoard sent if it ends in `position`
-    /// (so repetitions count), else a game starting at `position`.
-    fn game_at(&self, position: Position) -> Checkers {
-        match &self.history {
-            Some(game) if *game.position() == position => game.clone(),
-            _ => Checkers::from_position(position),
+    /// The game to search from: the history (CheckerBoard's `gamehist`, or the game this
+    /// engine has been playing) when it ends in `position` or reaches it by one legal move,
+    /// the opponent's reply to the engine's last move, which then joins the history; so
+    /// repetitions and the draw rules count over the whole game. Else a game starting at
+    /// `position`.
+    fn game_at(&mut self, position: Position) -> Checkers {
+        if let Some(game) = &mut self.history {
+            let reply = game
+                .position()
+                .legal_moves()
+                .into_iter()
+                .find(|m| game.position().after(m) == position);
+            if let Some(mv) = reply {
+                game.play(mv);
+            }
+            if *game.position() == position {
+                return game.clone();
+            }
         }
+        Checkers::from_position(position)
     }
 
     /// Plays a move for `side` on `board`.
@@ -83,7 +96,13 @@ impl Engine {
             stop: Some(stop),
             ..Limits::default()
         };
-        let Some(mv) = self.player.choose(&game, &limits, &mut self.rng) else {
+        // One legal move (a forced capture, say) is played at once.
+        let only = match game.position().legal_moves().as_slice() {
+            &[mv] => Some(mv),
+            _ => None,
+        };
+        let chosen = only.or_else(|| self.player.choose(&game, &limits, &mut self.rng));
+        let Some(mv) = chosen else {
             let result = match game.outcome().and_then(|o| o.winner) {
                 None if game.outcome().is_some() => CB_DRAW,
                 Some(winner) if winner == side => CB_WIN,
@@ -106,7 +125,16 @@ impl Engine {
             Some(o) if o.winner.is_none() => CB_DRAW,
             Some(_) => CB_LOSS,
         };
-        let status = format!("tmbot ({}): {}", self.player.spec(), game.move_to_text(mv));
+        let status = format!(
+            "tmbot ({}): {}{}",
+            self.player.spec(),
+            game.move_to_text(mv),
+            if only.is_some() {
+                " (the only move)"
+            } else {
+                ""
+            }
+        );
         self.history = Some(after);
         Ok(Played {
             board: out,
@@ -233,5 +261,78 @@ impl Drop for StopWatcher {
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board_of(game: &Checkers) -> CbBoard {
+        let mut board = [[0; 8]; 8];
+        write_board(game.position(), &mut board);
+        board
+    }
+
+    #[test]
+    fn the_game_grows_with_each_reply_so_repetitions_count() {
+        let mut engine = Engine::new();
+        engine.command("set player random").unwrap();
+        let mut game = Checkers::new();
+        for _ in 0..6 {
+            let side = game.side_to_move();
+            let played = engine
+                .getmove(&board_of(&game), side, 0.05, StopFlag::default())
+                .unwrap();
+            let ours = game
+                .position()
+                .legal_moves()
+                .into_iter()
+                .find(|m| {
+                    let mut after = [[0; 8]; 8];
+                    write_board(&game.position().after(m), &mut after);
+                    after == played.board
+                })
+                .expect("the engine's board follows by a legal move");
+            game.play(ours);
+            // The opponent's reply, which the engine sees only as the next board.
+            let reply = game.position().legal_moves()[0];
+            game.play(reply);
+        }
+        // Six of our moves and six replies: the engine's game holds the last reply too once
+        // it is asked again, and not a game restarted at the current board.
+        let side = game.side_to_move();
+        engine
+            .getmove(&board_of(&game), side, 0.05, StopFlag::default())
+            .unwrap();
+        assert_eq!(engine.history.as_ref().unwrap().ply(), 13);
+        // A board that does not follow from the game starts a new one.
+        let elsewhere = Checkers::from_fen("B:W18,24:B6").unwrap();
+        engine
+            .getmove(
+                &board_of(&elsewhere),
+                Color::Black,
+                0.05,
+                StopFlag::default(),
+            )
+            .unwrap();
+        assert_eq!(engine.history.as_ref().unwrap().ply(), 1);
+    }
+
+    #[test]
+    fn an_only_move_is_played_at_once() {
+        let mut engine = Engine::new();
+        // Black must take 14x23: no search (which would take its 60 s) is needed.
+        let game = Checkers::from_fen("B:W18,30:B14").unwrap();
+        assert_eq!(game.position().legal_moves().len(), 1);
+        let played = engine
+            .getmove(&board_of(&game), Color::Black, 60.0, StopFlag::default())
+            .unwrap();
+        assert!(
+            played.status.contains("(the only move)"),
+            "{}",
+            played.status
+        );
+        assert!(played.status.contains("14x23"), "{}", played.status);
     }
 }
