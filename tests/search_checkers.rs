@@ -131,3 +131,60 @@ fn same_seed_same_search() {
     assert_eq!(a, b);
     assert_eq!(a.depth, 6);
 }
+
+/// With the endgame databases loaded, alpha-beta scores solved positions at their exact
+/// distance to the end from the first ply, and a player that probes them converts two kings
+/// against one, which a search of the same depth without them need not.
+#[test]
+fn endgame_databases_give_exact_scores_and_convert_won_endings() {
+    use tmbot::game::Solved;
+    use tmbot::player::Player;
+    use tmbot::search::SearchGame;
+    Checkers::load_solved(3).unwrap();
+    let limits = Limits {
+        depth: Some(2),
+        ..Limits::default()
+    };
+    for fen in [
+        "B:WK18:BK1,K32",
+        "B:WK6:BK27,K28",
+        "W:WK18:BK1,K32",
+        "B:W18:BK1",
+    ] {
+        let game = Checkers::from_fen(fen).unwrap();
+        let expected = match game.solved().unwrap() {
+            Solved::Win(plies) => WIN - plies as i32,
+            Solved::Loss(plies) => -(WIN - plies as i32),
+            Solved::Draw => 0,
+        };
+        let report = AlphaBeta::new(12).probing_solved().search(
+            &game,
+            &Material::default(),
+            &limits,
+            &mut seeded(1),
+        );
+        assert_eq!(report.score, expected, "{fen}");
+    }
+    // Two kings against one, the defender searching as deep without the databases.
+    let mut attacker = Player::<Checkers>::from_spec("alphabeta:depth=4,endgame=3").unwrap();
+    let mut defender = Player::<Checkers>::from_spec("alphabeta:depth=4").unwrap();
+    let mut game = Checkers::from_fen("B:WK14:BK1,K32").unwrap();
+    let Some(Solved::Win(plies)) = game.solved() else {
+        panic!("two kings against one is a win");
+    };
+    let mut rng = seeded(3);
+    while game.outcome().is_none() && game.ply() <= plies as usize {
+        let player = if game.side_to_move() == tmbot::game::Color::Black {
+            &mut attacker
+        } else {
+            &mut defender
+        };
+        let mv = player.choose(&game, &Limits::default(), &mut rng).unwrap();
+        game.play(mv);
+    }
+    let outcome = game.outcome().expect("the win within its distance");
+    assert_eq!(outcome.winner, Some(tmbot::game::Color::Black));
+    // Asking for more pieces than a game has databases for, or for another game, is an error.
+    let err = Player::<Checkers>::from_spec("alphabeta:endgame=5").unwrap_err();
+    assert!(err.to_string().contains("endgame=5"), "{err}");
+}

@@ -4,6 +4,7 @@ mod baseline;
 mod bench;
 mod cv;
 mod dataset;
+mod endgame;
 mod evolve;
 mod explain;
 mod export;
@@ -69,6 +70,8 @@ enum Command {
     Learn(learn::Args),
     /// Evolve neural players on a hexagonal torus (seed 003), then evaluate and compare them.
     Evolve(evolve::Args),
+    /// Solve every checkers position of up to N pieces (endgame databases) and report them.
+    Endgame(endgame::Args),
     /// Sequential probability ratio test of a result (fastchess/fishtest GSPRT).
     Sprt(sprt::Args),
 }
@@ -113,6 +116,7 @@ fn main() {
         Command::Tournament(args) => tournament::run(args),
         Command::Merge(args) => tournament::merge(args),
         Command::Baseline(args) => baseline::run(args),
+        Command::Endgame(args) => endgame::run(args),
         Command::Sprt(args) => sprt::run(args),
     };
     if let Err(err) = result {

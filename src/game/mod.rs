@@ -89,6 +89,17 @@ pub enum Reason {
     NoProgress,
 }
 
+/// A position's result under best play, from a solved table (endgame databases).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Solved {
+    /// The side to move wins; the game ends after this many plies at the latest.
+    Win(u32),
+    /// The side to move loses; the game ends after this many plies at the earliest.
+    Loss(u32),
+    /// A draw with best play.
+    Draw,
+}
+
 /// The end of a game: a winner (or none for a draw) and the reason.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Outcome {

@@ -94,6 +94,11 @@ pub const PLAYERS: &[PlayerKind] = &[
                 "tt",
                 "transposition table size as a power of two, 10 to 26 (default 20)",
             ),
+            (
+                "endgame",
+                "probe endgame databases of up to N pieces, 2 to 4 (checkers; built when the \
+                 player is made: about 6 s for 4 pieces, once per process)",
+            ),
         ],
     },
     PlayerKind {
@@ -227,6 +232,7 @@ impl<G: SearchGame> Player<G> {
         let mut mcts = MctsConfig::<G>::default();
         let mut mcts_eval = false;
         let mut table_bits = 20;
+        let mut probe_solved = false;
         for (key, value) in &parsed.options {
             if !kind.options.iter().any(|(name, _)| name == key) {
                 let known: Vec<&str> = kind.options.iter().map(|(n, _)| *n).collect();
@@ -271,6 +277,12 @@ impl<G: SearchGame> Player<G> {
                 "loss" => avg.forced_loss = read(key, value, finite)?,
                 "tt" => {
                     table_bits = read(key, value, |v| bounded(v, MIN_TABLE_BITS, MAX_TABLE_BITS))?
+                }
+                "endgame" => {
+                    let pieces = read(key, value, |v| bounded(v, 2u32, 4))?;
+                    G::load_solved(pieces)
+                        .map_err(|e| SpecError::new(format!("{key}={value}"), e))?;
+                    probe_solved = true;
                 }
                 "c" => {
                     mcts.c = read(key, value, |v| match finite(v)? {
@@ -337,12 +349,17 @@ impl<G: SearchGame> Player<G> {
                 Search::AvgTree(avg)
             }
             "alphabeta" => {
-                Search::AlphaBeta(Box::new(AlphaBeta::try_new(table_bits).map_err(|err| {
+                let search = AlphaBeta::try_new(table_bits).map_err(|err| {
                     SpecError::new(
                         format!("tt={table_bits}"),
                         format!("cannot allocate the transposition table: {err}"),
                     )
-                })?))
+                })?;
+                Search::AlphaBeta(Box::new(if probe_solved {
+                    search.probing_solved()
+                } else {
+                    search
+                }))
             }
             "mcts" => Search::Mcts(Box::new(Mcts::new(mcts))),
             "flatmc" => Search::FlatMc,

@@ -1,11 +1,12 @@
 //! Alpha-beta: negamax with iterative deepening, a transposition table, killer and history
 //! move ordering, quiescence while a position is not quiet (pending captures in checkers),
-//! and time / node / depth limits. Evaluator values in [0,1] become centi-scores in
+//! solved tables (endgame databases) below the root when the game has them loaded, and
+//! time / node / depth limits. Evaluator values in [0,1] become centi-scores in
 //! [-1000, 1000]; finished games score ±[`WIN`] minus the distance in plies.
 
 use super::{Deadline, Limits, SearchGame};
 use crate::eval::Evaluator;
-use crate::game::Game;
+use crate::game::{Game, Solved};
 use crate::rng::Rng;
 use rand::seq::SliceRandom;
 use std::collections::{HashMap, TryReserveError};
@@ -65,6 +66,8 @@ pub struct AlphaBeta<G: Game> {
     node_limit: u64,
     deadline: Deadline,
     aborted: bool,
+    /// Probe the game's solved tables ([`SearchGame::solved`]).
+    probe_solved: bool,
 }
 
 impl<G: SearchGame> AlphaBeta<G> {
@@ -92,7 +95,15 @@ impl<G: SearchGame> AlphaBeta<G> {
             node_limit: u64::MAX,
             deadline: Deadline::default(),
             aborted: false,
+            probe_solved: false,
         })
+    }
+
+    /// The same searcher probing the game's solved tables (loaded by
+    /// [`SearchGame::load_solved`]) below the root.
+    pub fn probing_solved(mut self) -> AlphaBeta<G> {
+        self.probe_solved = true;
+        self
     }
 
     /// Forgets everything learnt in earlier games (in constant time: the table's entries of
@@ -213,6 +224,16 @@ impl<G: SearchGame> AlphaBeta<G> {
                 Some(w) if w == game.side_to_move() => WIN - ply as i32,
                 Some(_) => -(WIN - ply as i32),
             };
+        }
+        // Solved tables answer exactly below the root (the root still needs its move).
+        if ply > 0 && self.probe_solved {
+            if let Some(solved) = game.solved() {
+                return match solved {
+                    Solved::Win(plies) => WIN - (ply as i32 + plies as i32),
+                    Solved::Loss(plies) => -(WIN - (ply as i32 + plies as i32)),
+                    Solved::Draw => 0,
+                };
+            }
         }
         if ply >= MAX_PLY || (depth == 0 && game.is_quiet()) {
             return centi_score(evaluator.evaluate_one(game).value);

@@ -13,7 +13,7 @@ pub mod mcts;
 pub(crate) mod toy;
 
 use crate::eval::EvalGame;
-use crate::game::{Color, Game, Outcome};
+use crate::game::{Color, Game, Outcome, Solved};
 use crate::rng::Rng;
 use crate::stop::StopFlag;
 use rand::Rng as _;
@@ -81,6 +81,19 @@ pub trait SearchGame: EvalGame {
     /// searching past its depth (quiescence).
     fn is_quiet(&self) -> bool {
         true
+    }
+
+    /// This position's result from the solved tables loaded by [`SearchGame::load_solved`],
+    /// if they cover it.
+    fn solved(&self) -> Option<Solved> {
+        None
+    }
+
+    /// Loads (builds) this game's solved tables of up to `pieces` pieces for every search
+    /// of the process.
+    fn load_solved(pieces: u32) -> Result<(), String> {
+        let _ = pieces;
+        Err("this game has no endgame databases".into())
     }
 
     /// A random playout like [`Game::random_playout`] that also records, for RAVE/AMAF, each

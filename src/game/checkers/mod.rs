@@ -11,6 +11,7 @@
 pub mod board;
 pub mod diagram;
 pub mod digits;
+pub mod endgame;
 pub mod fen;
 pub mod movegen;
 pub mod moves;
