@@ -4,7 +4,10 @@
 //! passes, unless TMBOT_REQUIRE_GPU is set (the GPU check script sets it).
 #![cfg(feature = "cuda")]
 
+mod tm_data;
+
 use rand::{Rng, RngCore};
+use tm_data::{checkers_fold, noisy_xor, small_thesis_params};
 use tmbot::rng::seeded;
 use tmbot::tm::cuda::{self, Inference};
 use tmbot::tm::device::{Device, Trainer};
@@ -111,21 +114,6 @@ fn inference_equals_the_cpu_on_random_clauses() {
             assert_equal_on(&model, &data, &format!("case {case}, density {density}"));
         }
     }
-}
-
-/// XOR of the first two of 12 random bits, `noise` of the labels flipped.
-fn noisy_xor(seed: u64, n: usize, noise: f64) -> Dataset {
-    let mut rng = seeded(seed);
-    let mut data = Dataset::new(12);
-    for _ in 0..n {
-        let x: Vec<u8> = (0..12).map(|_| (rng.next_u32() & 1) as u8).collect();
-        let mut y = (x[0] ^ x[1]) as u32;
-        if rng.random_bool(noise) {
-            y ^= 1;
-        }
-        data.push(&x, y);
-    }
-    data
 }
 
 fn train(device: Device, params: Params, data: &Dataset, classes: usize, epochs: usize) -> Machine {
@@ -258,25 +246,10 @@ fn inference_equals_the_cpu_on_a_trained_checkers_model() {
     if !gpu() {
         return;
     }
-    // TMBOT_DATA: the seeds' data elsewhere than ../shared/data (on a GPU machine).
-    let data = std::env::var("TMBOT_DATA")
-        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data").into());
-    let dir = format!("{data}/checkers/standard_end_10fold");
-    let path = |k: usize| std::path::PathBuf::from(format!("{dir}/fold{k}.csv"));
-    if !path(0).exists() {
-        eprintln!("skipping: {dir} is absent");
+    let (Some(test), Some(train_set)) = (checkers_fold(0), checkers_fold(1)) else {
         return;
-    }
-    let test = Dataset::read_csv(&path(0)).unwrap();
-    let train_set = Dataset::read_csv(&path(1)).unwrap();
-    let params = Params {
-        clauses: 1000,
-        threshold: 2000,
-        specificity: 9.0,
-        weighted: true,
-        seed: 1,
-        ..Params::default()
     };
+    let params = small_thesis_params();
     let machine = train(Device::Cpu, params, &train_set, 3, 2);
     let Machine::PerClass(tm) = &machine else {
         unreachable!()

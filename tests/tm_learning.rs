@@ -1,23 +1,9 @@
 //! The Tsetlin Machine learns: noisy XOR, and seed 001's checkers folds end to end.
 
-use rand::RngCore;
-use tmbot::rng::seeded;
-use tmbot::tm::{CoalescedTm, Dataset, MultiClassTm, Params};
+mod tm_data;
 
-/// XOR of the first two of 12 random bits; `noise` of the labels flipped.
-fn noisy_xor(seed: u64, n: usize, noise: f64) -> Dataset {
-    let mut rng = seeded(seed);
-    let mut data = Dataset::new(12);
-    for _ in 0..n {
-        let x: Vec<u8> = (0..12).map(|_| (rng.next_u32() & 1) as u8).collect();
-        let mut y = (x[0] ^ x[1]) as u32;
-        if (rng.next_u64() as f64 / u64::MAX as f64) < noise {
-            y ^= 1;
-        }
-        data.push(&x, y);
-    }
-    data
-}
+use tm_data::{checkers_fold, noisy_xor, small_thesis_params};
+use tmbot::tm::{CoalescedTm, Dataset, MultiClassTm, Params};
 
 fn accuracy(tm: &MultiClassTm, data: &Dataset) -> f64 {
     data.accuracy(&tm.compile().predict(data))
@@ -80,34 +66,15 @@ fn coalesced_learns_noisy_xor() {
 
 #[test]
 fn learns_checkers_fold_zero() {
-    let dir = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/checkers/standard_end_10fold"
-    );
-    let path = |k: usize| std::path::PathBuf::from(format!("{dir}/fold{k}.csv"));
-    if !path(0).exists() {
-        eprintln!("skipping: {dir} is absent");
-        assert!(
-            std::env::var_os("TMBOT_REQUIRE_SHARED_DATA").is_none(),
-            "{dir} is absent but TMBOT_REQUIRE_SHARED_DATA is set"
-        );
+    let Some(test) = checkers_fold(0) else {
         return;
-    }
-    let test = Dataset::read_csv(&path(0)).unwrap();
-    let mut train = Dataset::read_csv(&path(1)).unwrap();
+    };
+    let mut train = checkers_fold(1).unwrap();
     for k in 2..5 {
-        train.extend(&Dataset::read_csv(&path(k)).unwrap());
+        train.extend(&checkers_fold(k).unwrap());
     }
     assert_eq!(test.features(), 128);
-    // The thesis's weighted machine (19,000 clauses, T 40,000, s 9) scaled down.
-    let params = Params {
-        clauses: 1000,
-        threshold: 2000,
-        specificity: 9.0,
-        weighted: true,
-        seed: 1,
-        ..Params::default()
-    };
+    let params = small_thesis_params();
     let mut tm = MultiClassTm::new(params, 128, 3).unwrap();
     for _ in 0..3 {
         tm.fit_epoch(&train);
