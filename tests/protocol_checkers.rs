@@ -519,3 +519,36 @@ fn set_errors_name_the_real_cause() {
     );
     assert_eq!(replies[8], format!("= {START}\n\n"));
 }
+
+/// A player reads endgame databases saved to a file, and wins the ending the tables call
+/// won by the moves they say; a missing file is named in the refusal.
+#[test]
+fn a_player_reads_endgame_databases_from_a_file() {
+    use tmbot::game::checkers::endgame::Endgame;
+    use tmbot::game::checkers::Checkers;
+    use tmbot::game::Game;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("eg3.tmeg");
+    Endgame::build(3, |_, _| {}).save(&path).unwrap();
+    let player = format!("alphabeta:depth=3,endgame={}", path.display());
+    let out = run_engine(
+        &["checkers", "--player", &player],
+        "setboard B:WK18:BK1,K32\ngenmove\nquit\n",
+    );
+    let answers = responses(&out);
+    let mv = answers[1].strip_prefix("= ").expect("a move");
+    // The move keeps the win: the position after it is lost for White.
+    let mut game = Checkers::from_fen("B:WK18:BK1,K32").unwrap();
+    let played = game.parse_move(mv).unwrap();
+    game.play(played);
+    let db = Endgame::build(3, |_, _| {});
+    assert!(
+        matches!(db.probe(game.position()), Some(tmbot::game::Solved::Loss(_))),
+        "{mv} gives the win away"
+    );
+    let missing = dir.path().join("none.tmeg");
+    let player = format!("alphabeta:endgame={}", missing.display());
+    let output = run_engine_output(&["checkers", "--player", &player], "quit\n");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success() && stderr.contains("none.tmeg"), "{stderr}");
+}

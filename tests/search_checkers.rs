@@ -140,7 +140,7 @@ fn endgame_databases_give_exact_scores_and_convert_won_endings() {
     use tmbot::game::Solved;
     use tmbot::player::Player;
     use tmbot::search::SearchGame;
-    Checkers::load_solved(3).unwrap();
+    Checkers::load_solved("3").unwrap();
     let limits = Limits {
         depth: Some(2),
         ..Limits::default()

@@ -12,6 +12,9 @@ pub struct Args {
     /// Most pieces on the board (both colours together), 2 to 5.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(2..=5))]
     pieces: u32,
+    /// Save the tables to this file (players read it with `alphabeta:endgame=FILE`).
+    #[arg(long)]
+    out: Option<std::path::PathBuf>,
 }
 
 /// Builds the databases and prints their figures.
@@ -55,5 +58,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         args.pieces,
         db.bytes() as f64 / 1e6
     );
+    if let Some(path) = &args.out {
+        db.save(path).map_err(anyhow::Error::msg)?;
+        println!("saved {}", path.display());
+    }
     Ok(())
 }

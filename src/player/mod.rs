@@ -96,8 +96,9 @@ pub const PLAYERS: &[PlayerKind] = &[
             ),
             (
                 "endgame",
-                "probe endgame databases of up to N pieces, 2 to 4 (checkers; built when the \
-                 player is made: about 6 s for 4 pieces, once per process)",
+                "checkers endgame databases probed in the search: N (2 to 4) builds those of \
+                 up to N pieces when the player is made (about 6 s for 4), a file name reads \
+                 them (arena endgame --out); the first player's serve the whole process",
             ),
         ],
     },
@@ -279,8 +280,7 @@ impl<G: SearchGame> Player<G> {
                     table_bits = read(key, value, |v| bounded(v, MIN_TABLE_BITS, MAX_TABLE_BITS))?
                 }
                 "endgame" => {
-                    let pieces = read(key, value, |v| bounded(v, 2u32, 4))?;
-                    G::load_solved(pieces)
+                    G::load_solved(value)
                         .map_err(|e| SpecError::new(format!("{key}={value}"), e))?;
                     probe_solved = true;
                 }

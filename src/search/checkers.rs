@@ -7,9 +7,13 @@ use super::SearchGame;
 use crate::game::checkers::endgame::Endgame;
 use crate::game::checkers::Checkers;
 use crate::game::{Color, Solved};
+use std::path::Path;
 use std::sync::OnceLock;
 
-/// The process's endgame databases (built once, by the first player that asks).
+/// Most pieces of the databases a player builds when it is made (about 6 s for four).
+const BUILT_AT_START: u32 = 4;
+
+/// The process's endgame databases (built or read once, by the first player that asks).
 static ENDGAME: OnceLock<Endgame> = OnceLock::new();
 
 impl SearchGame for Checkers {
@@ -29,19 +33,30 @@ impl SearchGame for Checkers {
         db.probe(position)
     }
 
-    fn load_solved(pieces: u32) -> Result<(), String> {
-        if !(2..=4).contains(&pieces) {
-            return Err(format!(
-                "endgame databases cover 2 to 4 pieces, not {pieces}"
-            ));
+    fn load_solved(source: &str) -> Result<(), String> {
+        let wanted = source.parse::<u32>().ok();
+        if let Some(pieces) = wanted {
+            if !(2..=BUILT_AT_START).contains(&pieces) {
+                return Err(format!(
+                    "players build endgame databases of 2 to {BUILT_AT_START} pieces, not \
+                     {pieces} (more: `arena endgame --pieces N --out FILE`, then endgame=FILE)"
+                ));
+            }
         }
-        let db = ENDGAME.get_or_init(|| Endgame::build(pieces, |_, _| {}));
-        if db.max_pieces() < pieces {
-            return Err(format!(
-                "this process already loaded the endgame databases of up to {} pieces",
-                db.max_pieces()
-            ));
+        if ENDGAME.get().is_none() {
+            let db = match wanted {
+                Some(pieces) => Endgame::build(pieces, |_, _| {}),
+                None => Endgame::load(Path::new(source))?,
+            };
+            // Another player may have loaded its tables meanwhile: the first ones stay.
+            let _ = ENDGAME.set(db);
         }
-        Ok(())
+        let loaded = ENDGAME.get().map_or(0, Endgame::max_pieces);
+        match wanted {
+            Some(pieces) if loaded < pieces => Err(format!(
+                "this process already loaded the endgame databases of up to {loaded} pieces"
+            )),
+            _ => Ok(()),
+        }
     }
 }

@@ -89,10 +89,10 @@ pub trait SearchGame: EvalGame {
         None
     }
 
-    /// Loads (builds) this game's solved tables of up to `pieces` pieces for every search
-    /// of the process.
-    fn load_solved(pieces: u32) -> Result<(), String> {
-        let _ = pieces;
+    /// Loads this game's solved tables for every search of the process, from `source`: a
+    /// number of pieces to build them for, or a file to read them from.
+    fn load_solved(source: &str) -> Result<(), String> {
+        let _ = source;
         Err("this game has no endgame databases".into())
     }
 

@@ -19,6 +19,8 @@ use super::moves::Move;
 use crate::game::{Color, Solved};
 use std::collections::HashMap;
 use std::fmt;
+use std::io::Write as _;
+use std::path::Path;
 
 /// The counts of black men, black kings, white men and white kings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -98,6 +100,28 @@ impl fmt::Display for Signature {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         let [bm, bk, wm, wk] = self.0;
         write!(f, "{bm}m{bk}k v {wm}m{wk}k")
+    }
+}
+
+/// The first bytes of an endgame database file.
+const MAGIC: &[u8; 8] = b"TMBOTEG\0";
+/// Its format version.
+const FORMAT: u32 = 1;
+/// Most pieces a file may hold (the index arithmetic stays far inside usize).
+const MOST_PIECES: u32 = 6;
+
+/// FNV-1a, 64 bits, fed piece by piece.
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+
+    fn add(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        }
     }
 }
 
@@ -214,6 +238,72 @@ impl Endgame {
             progress(signature, positions);
         }
         db
+    }
+
+    /// Writes the tables to `path` (through a temporary file and a rename): a magic word,
+    /// the format version, the most pieces, each signature's table in solving order, and a
+    /// checksum of all that.
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        let mut hash = Fnv::new();
+        let mut header = Vec::new();
+        header.extend_from_slice(MAGIC);
+        header.extend_from_slice(&FORMAT.to_le_bytes());
+        header.extend_from_slice(&self.max_pieces.to_le_bytes());
+        crate::tm::persist::write_atomically_with(path, |out| {
+            hash.add(&header);
+            out.write_all(&header)?;
+            for signature in Signature::up_to(self.max_pieces) {
+                let table = &self.tables[&signature];
+                hash.add(table);
+                out.write_all(table)?;
+            }
+            out.write_all(&hash.0.to_le_bytes())
+        })
+        .map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Reads tables written by [`Endgame::save`], checking their sizes and checksum.
+    pub fn load(path: &Path) -> Result<Endgame, String> {
+        let fail = |what: &str| format!("{}: {what}", path.display());
+        let bytes = std::fs::read(path).map_err(|e| fail(&e.to_string()))?;
+        let header = MAGIC.len() + 8;
+        if bytes.len() < header + 8 || &bytes[..MAGIC.len()] != MAGIC {
+            return Err(fail("not an endgame database file"));
+        }
+        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+        let (format, max_pieces) = (word(MAGIC.len()), word(MAGIC.len() + 4));
+        if format != FORMAT {
+            return Err(fail(&format!(
+                "format {format}; this program reads {FORMAT}"
+            )));
+        }
+        if !(2..=MOST_PIECES).contains(&max_pieces) {
+            return Err(fail(&format!("{max_pieces} pieces is out of range")));
+        }
+        let body = bytes.len() - 8;
+        let mut hash = Fnv::new();
+        hash.add(&bytes[..body]);
+        if hash.0.to_le_bytes() != bytes[body..] {
+            return Err(fail("checksum mismatch: the file is damaged"));
+        }
+        let mut tables = HashMap::new();
+        let mut at = header;
+        for signature in Signature::up_to(max_pieces) {
+            let len = 2 * signature.slots();
+            if at + len > body {
+                return Err(fail(&format!("the table of {signature} is cut short")));
+            }
+            tables.insert(signature, bytes[at..at + len].to_vec());
+            at += len;
+        }
+        if at != body {
+            return Err(fail("bytes after the last table"));
+        }
+        Ok(Endgame {
+            max_pieces,
+            binomials: Binomials::new(),
+            tables,
+        })
     }
 
     /// The verdicts of every position of `signature` (both sides to move), in index order.
@@ -559,5 +649,31 @@ mod tests {
                 "{signature}"
             );
         }
+    }
+
+    #[test]
+    fn tables_save_and_load_and_damage_is_named() {
+        let db = Endgame::build(3, |_, _| {});
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("eg3.tmeg");
+        db.save(&path).unwrap();
+        let loaded = Endgame::load(&path).unwrap();
+        assert_eq!(loaded.max_pieces(), 3);
+        for signature in Signature::up_to(3) {
+            assert_eq!(
+                loaded.tables[&signature], db.tables[&signature],
+                "{signature}"
+            );
+        }
+        let error = |path: &Path| Endgame::load(path).err().expect("a damaged file loads");
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[100] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(error(&path).contains("checksum"));
+        std::fs::write(&path, b"hello").unwrap();
+        assert!(error(&path).contains("not an endgame database"));
+        bytes.truncate(bytes.len() - 20);
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(error(&path).contains("eg3.tmeg"));
     }
 }
