@@ -7,7 +7,7 @@
 mod tm_data;
 
 use rand::{Rng, RngCore};
-use tm_data::{checkers_fold, noisy_xor, small_thesis_params};
+use tm_data::{checkers_fold, noisy_xor, small_thesis_params, xor_params};
 use tmbot::rng::seeded;
 use tmbot::tm::cuda::{self, Inference};
 use tmbot::tm::device::{Device, Trainer};
@@ -128,17 +128,6 @@ fn train(device: Device, params: Params, data: &Dataset, classes: usize, epochs:
 
 fn accuracy(machine: &Machine, data: &Dataset) -> f64 {
     data.accuracy(&machine.predict_all(data))
-}
-
-fn xor_params(seed: u64) -> Params {
-    Params {
-        clauses: 20,
-        threshold: 15,
-        specificity: 3.9,
-        boost_true_positive: false,
-        seed,
-        ..Params::default()
-    }
 }
 
 #[test]

@@ -543,12 +543,18 @@ fn a_player_reads_endgame_databases_from_a_file() {
     game.play(played);
     let db = Endgame::build(3, |_, _| {});
     assert!(
-        matches!(db.probe(game.position()), Some(tmbot::game::Solved::Loss(_))),
+        matches!(
+            db.probe(game.position()),
+            Some(tmbot::game::Solved::Loss(_))
+        ),
         "{mv} gives the win away"
     );
     let missing = dir.path().join("none.tmeg");
     let player = format!("alphabeta:endgame={}", missing.display());
     let output = run_engine_output(&["checkers", "--player", &player], "quit\n");
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!output.status.success() && stderr.contains("none.tmeg"), "{stderr}");
+    assert!(
+        !output.status.success() && stderr.contains("none.tmeg"),
+        "{stderr}"
+    );
 }

@@ -2,8 +2,8 @@
 
 mod tm_data;
 
-use tm_data::{checkers_fold, noisy_xor, small_thesis_params};
-use tmbot::tm::{CoalescedTm, Dataset, MultiClassTm, Params};
+use tm_data::{checkers_fold, noisy_xor, small_thesis_params, xor_params};
+use tmbot::tm::{CoalescedTm, Dataset, MultiClassTm};
 
 fn accuracy(tm: &MultiClassTm, data: &Dataset) -> f64 {
     data.accuracy(&tm.compile().predict(data))
@@ -15,14 +15,7 @@ fn learns_noisy_xor() {
     let test = noisy_xor(2, 5000, 0.0);
     // Several seeds: the result must not hinge on a lucky one.
     for seed in 1..=3 {
-        let params = Params {
-            clauses: 20,
-            threshold: 15,
-            specificity: 3.9,
-            boost_true_positive: false,
-            seed,
-            ..Params::default()
-        };
+        let params = xor_params(seed);
         let mut tm = MultiClassTm::new(params, 12, 2).unwrap();
         for _ in 0..200 {
             tm.fit_epoch(&train);
@@ -42,14 +35,7 @@ fn coalesced_learns_noisy_xor() {
     // 1-16 reach 99%. At least half of the eight seeds must, with a mean of 95% or more.
     let mut accuracies = Vec::new();
     for seed in 1..=8 {
-        let params = Params {
-            clauses: 20,
-            threshold: 15,
-            specificity: 3.9,
-            boost_true_positive: false,
-            seed,
-            ..Params::default()
-        };
+        let params = xor_params(seed);
         let mut tm = CoalescedTm::new(params, 12, 2).unwrap();
         for _ in 0..200 {
             tm.fit_epoch(&train);

@@ -1,5 +1,5 @@
-//! Data the Tsetlin Machine tests share: noisy XOR, seed 001's checkers folds, and the
-//! thesis's machine scaled down for them.
+//! Data the Tsetlin Machine tests share: noisy XOR and the machine that learns it, seed
+//! 001's checkers folds, and the thesis's machine scaled down for them.
 
 use rand::RngCore;
 use std::path::PathBuf;
@@ -47,6 +47,18 @@ pub fn small_thesis_params() -> Params {
         specificity: 9.0,
         weighted: true,
         seed: 1,
+        ..Params::default()
+    }
+}
+
+/// The machine that learns noisy XOR: 20 clauses, T 15, s 3.9, no boost.
+pub fn xor_params(seed: u64) -> Params {
+    Params {
+        clauses: 20,
+        threshold: 15,
+        specificity: 3.9,
+        boost_true_positive: false,
+        seed,
         ..Params::default()
     }
 }
