@@ -551,7 +551,8 @@ fn a_player_reads_endgame_databases_from_a_file() {
     );
     let missing = dir.path().join("none.tmeg");
     let player = format!("alphabeta:endgame={}", missing.display());
-    let output = run_engine_output(&["checkers", "--player", &player], "quit\n");
+    // No input: the engine stops before it reads any.
+    let output = run_engine_output(&["checkers", "--player", &player], "");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         !output.status.success() && stderr.contains("none.tmeg"),
