@@ -10,10 +10,12 @@ use std::thread::{self, JoinHandle};
 use std::time::Duration;
 use tmbot::game::checkers::{Checkers, Position};
 use tmbot::game::{Color, Game};
-use tmbot::player::Player;
+use tmbot::player::spec::{Spec, SpecError};
+use tmbot::player::{Player, MAX_TABLE_BITS, MIN_TABLE_BITS};
 use tmbot::protocol::checkers::game_history;
 use tmbot::protocol::engine::{ProtocolGame, AFTER_DEADLINE_SHARE};
 use tmbot::rng::{seeded, Rng};
+use tmbot::search::alphabeta::AlphaBeta;
 use tmbot::search::Limits;
 use tmbot::stop::StopFlag;
 
@@ -32,6 +34,8 @@ pub struct Played {
 /// The engine's state between calls.
 pub struct Engine {
     player: Player<Checkers>,
+    /// The player's spec as set, before [`Engine::sized`] adds the table size.
+    asked: String,
     seed: u64,
     rng: Rng,
     history: Option<Checkers>,
@@ -41,15 +45,36 @@ pub struct Engine {
 
 impl Engine {
     fn new() -> Engine {
-        Engine {
+        let mut engine = Engine {
             player: Player::from_spec(Checkers::DEFAULT_PLAYER)
                 .expect("the default player spec is valid"),
+            asked: Checkers::DEFAULT_PLAYER.to_string(),
             seed: 1,
             rng: seeded(1),
             history: None,
             hash_mb: 64,
             book: 0,
-        }
+        };
+        engine.player = engine
+            .sized(Checkers::DEFAULT_PLAYER.to_string())
+            .expect("the default player spec is valid");
+        engine
+    }
+
+    /// The player of `spec`, its alpha-beta table sized to CheckerBoard's hash size when
+    /// the spec sets none (`tt=`: the largest power of two of entries that fits).
+    fn sized(&self, spec: String) -> Result<Player<Checkers>, SpecError> {
+        let parsed = Spec::parse(&spec)?;
+        let spec = if parsed.name == "alphabeta" && parsed.options.iter().all(|(k, _)| k != "tt") {
+            let entries =
+                self.hash_mb.saturating_mul(1 << 20) / AlphaBeta::<Checkers>::entry_bytes() as u64;
+            let bits = entries.max(1).ilog2().clamp(MIN_TABLE_BITS, MAX_TABLE_BITS);
+            let joint = if parsed.options.is_empty() { ':' } else { ',' };
+            format!("{spec}{joint}tt={bits}")
+        } else {
+            spec
+        };
+        Player::from_spec(&spec)
     }
 
     /// The game to search from: the history (CheckerBoard's `gamehist`, or the game this
@@ -161,7 +186,13 @@ impl Engine {
             ["set", "hashsize", n] => match n.parse() {
                 Ok(mb) => {
                     self.hash_mb = mb;
-                    n.to_string()
+                    match self.sized(self.asked.clone()) {
+                        Ok(player) => {
+                            self.player = player;
+                            n.to_string()
+                        }
+                        Err(err) => format!("? {err}"),
+                    }
                 }
                 Err(_) => format!("? bad hash size '{n}'"),
             },
@@ -174,9 +205,10 @@ impl Engine {
                 Err(_) => format!("? bad book setting '{n}'"),
             },
             ["get", "player"] => self.player.spec().to_string(),
-            ["set", "player", spec @ ..] => match Player::from_spec(&spec.join(" ")) {
+            ["set", "player", spec @ ..] => match self.sized(spec.join(" ")) {
                 Ok(player) => {
                     self.player = player;
+                    self.asked = spec.join(" ");
                     self.player.spec().to_string()
                 }
                 Err(err) => format!("? {err}"),
@@ -334,5 +366,35 @@ mod tests {
             played.status
         );
         assert!(played.status.contains("14x23"), "{}", played.status);
+    }
+
+    #[test]
+    fn the_hash_size_sizes_the_search_table_unless_the_spec_does() {
+        let mut engine = Engine::new();
+        let bits = |mb: u64| {
+            let entries = (mb << 20) / AlphaBeta::<Checkers>::entry_bytes() as u64;
+            entries.ilog2().clamp(MIN_TABLE_BITS, MAX_TABLE_BITS)
+        };
+        assert!(engine.player.spec().ends_with(&format!(",tt={}", bits(64))));
+        assert_eq!(engine.command("set hashsize 16").unwrap(), "16");
+        assert_eq!(
+            engine.command("get player").unwrap(),
+            format!("alphabeta:eval=material,tt={}", bits(16))
+        );
+        assert_eq!(engine.command("set hashsize 1").unwrap(), "1");
+        assert!(engine.player.spec().ends_with(&format!("tt={}", bits(1))));
+        // A spec's own table size stays; other players have no table.
+        engine
+            .command("set player alphabeta:depth=3,tt=12")
+            .unwrap();
+        assert_eq!(engine.player.spec(), "alphabeta:depth=3,tt=12");
+        engine.command("set player alphabeta").unwrap();
+        assert_eq!(engine.player.spec(), format!("alphabeta:tt={}", bits(1)));
+        engine.command("set player mcts:playouts=10").unwrap();
+        assert_eq!(engine.player.spec(), "mcts:playouts=10");
+        assert!(engine
+            .command("set hashsize lots")
+            .unwrap()
+            .starts_with('?'));
     }
 }

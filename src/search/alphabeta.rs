@@ -99,6 +99,11 @@ impl<G: SearchGame> AlphaBeta<G> {
         })
     }
 
+    /// Bytes of one transposition table entry (for sizing a table in megabytes).
+    pub fn entry_bytes() -> usize {
+        std::mem::size_of::<Option<TtEntry<G::Move>>>()
+    }
+
     /// The same searcher probing the game's solved tables (loaded by
     /// [`SearchGame::load_solved`]) below the root.
     pub fn probing_solved(mut self) -> AlphaBeta<G> {
