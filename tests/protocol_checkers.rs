@@ -559,3 +559,20 @@ fn a_player_reads_endgame_databases_from_a_file() {
         "{stderr}"
     );
 }
+
+/// An only legal move (here a forced capture) is answered without a search: the log shows
+/// no depth and no nodes.
+#[test]
+fn an_only_move_is_answered_without_a_search() {
+    let output = run_engine_output(
+        &["checkers", "--player", "alphabeta:depth=12"],
+        "setboard B:W18,30:B14\ngenmove\nquit\n",
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(responses(&stdout)[1], "= 14x23\n\n", "{stdout}");
+    assert!(
+        stderr.contains("genmove black: 14x23 value - visits - playouts - depth - nodes -"),
+        "{stderr}"
+    );
+}

@@ -230,8 +230,14 @@ impl<G: ProtocolGame> Engine<G> {
 
     /// Searches for the side to move within its time budget (the spec's own limits still
     /// apply, both less [`AFTER_DEADLINE_SHARE`]) and returns the search's decision without
-    /// playing its move; the clock is charged for the time used.
+    /// playing its move; the clock is charged for the time used. An only legal move (a
+    /// forced capture, say) is returned at once, without a search.
     pub fn think(&mut self) -> Decision<G::Move> {
+        let mut legal = Vec::new();
+        self.game.legal_moves(&mut legal);
+        if let [only] = legal.as_slice() {
+            return Decision::bare(Some(*only));
+        }
         let color = self.game.side_to_move();
         let budget = self
             .clock
