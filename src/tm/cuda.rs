@@ -172,14 +172,17 @@ impl PerClassTrainer {
         let mut outputs = s
             .alloc_zeros::<u8>(classes * clauses)
             .map_err(fail("allocating outputs"))?;
-        let active: Vec<u8> = tm
-            .blocks
-            .iter()
-            .flatten()
-            .flat_map(|b| b.active.iter().map(|&a| a as u8))
-            .collect();
+        // The clauses that sit this epoch out, when clauses are dropped at all.
         let d_active = (params.clause_drop > 0.0)
-            .then(|| s.clone_htod(&active))
+            .then(|| {
+                let active: Vec<u8> = tm
+                    .blocks
+                    .iter()
+                    .flatten()
+                    .flat_map(|b| b.active.iter().map(|&a| a as u8))
+                    .collect();
+                s.clone_htod(&active)
+            })
             .transpose()
             .map_err(fail("uploading drops"))?;
         let allowed: Vec<u64> = (0..layout.words())
@@ -430,7 +433,10 @@ impl Inference {
         let s = &self.stream;
         let values = data.len() * self.classes;
         let half = LiteralLayout::new(self.features).feature_words();
-        let rows: Vec<u64> = (0..data.len()).flat_map(|i| data.row(i).to_vec()).collect();
+        let mut rows = Vec::with_capacity(data.len() * half);
+        for i in 0..data.len() {
+            rows.extend_from_slice(data.row(i));
+        }
         let features = s.clone_htod(&rows).map_err(fail("uploading samples"))?;
         let mut totals = s
             .alloc_zeros::<i64>(values)

@@ -15,7 +15,6 @@
 //! drawn (checkers' draw rules aside: the databases know no move counters or repetitions).
 
 use super::board::Position;
-use super::moves::Move;
 use crate::game::{Color, Solved};
 use std::collections::HashMap;
 use std::fmt;
@@ -29,7 +28,12 @@ pub struct Signature(pub [u8; 4]);
 impl Signature {
     /// The signature of `position`.
     pub fn of(position: &Position) -> Signature {
-        Signature(position.planes().map(|p| p.count_ones() as u8))
+        Signature::of_planes(&position.planes())
+    }
+
+    /// The signature of a position's piece sets ([`Position::planes`]).
+    fn of_planes(planes: &[u32; 4]) -> Signature {
+        Signature(planes.map(|p| p.count_ones() as u8))
     }
 
     /// All pieces.
@@ -334,7 +338,7 @@ impl Endgame {
         if mine == 0 {
             return Some(Solved::Loss(0));
         }
-        let signature = Signature::of(position);
+        let signature = Signature::of_planes(&planes);
         let table = self.tables.get(&signature)?;
         decode(table[self.slot(signature, planes, us)])
     }
@@ -363,10 +367,9 @@ impl Endgame {
             index /= n;
         }
         let all = planes.iter().fold(0u32, |acc, p| acc | p);
-        let disjoint = all.count_ones() == signature.pieces();
-        // Men on their crowning rows (black: 29-32, white: 1-4) are not positions.
-        let crowned_men = planes[0] & 0xF000_0000 != 0 || planes[2] & 0xF != 0;
-        (disjoint && !crowned_men)
+        // Overlapping sets are no position; nor are men on their crowning rows, which
+        // `from_planes` refuses.
+        (all.count_ones() == signature.pieces())
             .then(|| Position::from_planes(planes, side).ok())
             .flatten()
     }
@@ -393,15 +396,13 @@ impl Endgame {
         let mut inner: Vec<(u32, u32)> = Vec::new();
         let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); LONGEST as usize + 2];
         let mut positions = 0u64;
-        let mut moves: Vec<Move> = Vec::new();
         for slot in 0..total {
             let Some(position) = self.position_at(signature, slot) else {
                 continue;
             };
             positions += 1;
             values[slot] = DRAW; // until decided
-            moves.clear();
-            moves.extend(position.legal_moves());
+            let moves = position.legal_moves();
             let p = &mut pending[slot];
             if moves.is_empty() {
                 buckets[0].push(slot as u32);
@@ -410,8 +411,9 @@ impl Endgame {
             let mut shortest_win = u32::MAX;
             for mv in &moves {
                 let after = position.after(mv);
-                if Signature::of(&after) == signature {
-                    let next = self.slot(signature, after.planes(), after.side_to_move());
+                let planes = after.planes();
+                if Signature::of_planes(&planes) == signature {
+                    let next = self.slot(signature, planes, after.side_to_move());
                     inner.push((next as u32, slot as u32));
                     p.open += 1;
                     continue;
