@@ -59,6 +59,12 @@ pub fn coor(square: u8) -> Coor {
     }
 }
 
+/// The square (1..32) at CheckerBoard coordinates `c`; `None` off the board or on a light
+/// square.
+pub fn square_at(c: Coor) -> Option<u8> {
+    (1..=32u8).find(|&square| coor(square) == c)
+}
+
 /// The piece code of `piece`.
 pub fn code(piece: Piece) -> c_int {
     let colour = match piece.color() {
@@ -154,7 +160,10 @@ mod tests {
             assert!((0..8).contains(&c.x) && (0..8).contains(&c.y));
             assert_eq!((c.x + c.y) % 2, 0, "square {n} on a dark square");
             assert!(seen.insert((c.x, c.y)));
+            assert_eq!(square_at(c), Some(n));
         }
+        assert_eq!(square_at(Coor { x: 0, y: 1 }), None, "a light square");
+        assert_eq!(square_at(Coor { x: 8, y: 0 }), None, "off the board");
     }
 
     #[test]

@@ -7,6 +7,8 @@
 
 pub mod board;
 mod engine;
+pub mod host;
+pub mod hosted;
 
 use board::{CbBoard, CbMove, CB_BLACK, CB_WHITE};
 use std::ffi::{c_char, c_int, CStr};

@@ -2,9 +2,6 @@
 //! and plays a whole game through `getmove`, checking every move against the rules.
 
 use std::ffi::{c_char, c_int, CStr, CString};
-use std::path::PathBuf;
-use std::process::Command;
-use std::sync::OnceLock;
 use tmbot::game::checkers::{Checkers, Position};
 use tmbot::game::{Color, Game};
 use tmbot_cb::board::{read_board, write_board, CbBoard, CbMove, CB_BLACK, CB_WHITE};
@@ -21,36 +18,8 @@ type GetMove = unsafe extern "C" fn(
 ) -> c_int;
 type EngineCommand = unsafe extern "C" fn(*const c_char, *mut c_char) -> c_int;
 
-/// The cdylib: in the test binary's own `deps/` folder, where `cargo test` builds it for
-/// these tests, or next to that folder, where `cargo build` puts it; otherwise built once
-/// here, in release, into a target folder of its own (cargo holds the main one while tests
-/// run).
-fn library_path() -> PathBuf {
-    static PATH: OnceLock<PathBuf> = OnceLock::new();
-    PATH.get_or_init(|| {
-        let name = format!(
-            "{}tmbot_cb{}",
-            std::env::consts::DLL_PREFIX,
-            std::env::consts::DLL_SUFFIX
-        );
-        let exe = std::env::current_exe().unwrap();
-        let deps = exe.parent().unwrap();
-        for built in [deps.join(&name), deps.parent().unwrap().join(&name)] {
-            if built.exists() {
-                return built;
-            }
-        }
-        let target = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/cdylib-for-tests");
-        let status = Command::new(env!("CARGO"))
-            .args(["build", "--release", "-p", "tmbot-cb", "--lib"])
-            .env("CARGO_TARGET_DIR", &target)
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "building the engine library failed");
-        target.join("release").join(name)
-    })
-    .clone()
-}
+mod common;
+use common::library_path;
 
 struct Library {
     _lib: libloading::Library,

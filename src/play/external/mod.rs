@@ -9,7 +9,8 @@
 //! (commands sent once after start-up, separated by `;`, each must succeed), `protocol`
 //! (`htp` or `checkers`; defaults from the game), `name` (the name records use; default the
 //! engine's own `name` and `version`, or the program's file name until it has started),
-//! `dir` (working directory), `startup` (how long the first answer and the init commands
+//! `dir` (working directory; a relative `cmd` program with a folder still starts from the
+//! controller's), `startup` (how long the first answer and the init commands
 //! may take, default 10s), `ping` (how long any command but `genmove` may take, default 5s),
 //! `restart` (`on`, the default: an engine that faulted is killed and started again before
 //! its next game; `off`: its next games fail at setup), `seed` (`per-game`: send

@@ -206,8 +206,20 @@ impl Launch {
         )
     }
 
+    /// The program to run: a relative path with a folder in it (`target/release/cbhost`)
+    /// is taken from the controller's working directory, whatever `dir` the engine runs
+    /// in; a bare name is looked up on `PATH`.
+    fn resolved_program(&self) -> PathBuf {
+        let relative_with_folder =
+            self.program.is_relative() && self.program.components().count() > 1;
+        match std::env::current_dir() {
+            Ok(here) if relative_with_folder && self.dir.is_some() => here.join(&self.program),
+            _ => self.program.clone(),
+        }
+    }
+
     fn command(&self) -> Command {
-        let mut command = Command::new(&self.program);
+        let mut command = Command::new(self.resolved_program());
         command
             .args(&self.args)
             .stdin(Stdio::piped())
@@ -400,6 +412,17 @@ mod tests {
         let launch = Launch::parse("/usr/local/bin/mohex --quiet", None).unwrap();
         assert_eq!(launch.program_name(), "mohex");
         assert_eq!(launch.args, ["--quiet"]);
+    }
+
+    #[test]
+    fn relative_programs_with_a_folder_start_from_the_controller_s_folder() {
+        let here = std::env::current_dir().unwrap();
+        let launch = Launch::parse("bin/engine --x", Some(Path::new("/tmp"))).unwrap();
+        assert_eq!(launch.resolved_program(), here.join("bin/engine"));
+        let bare = Launch::parse("mohex", Some(Path::new("/tmp"))).unwrap();
+        assert_eq!(bare.resolved_program(), PathBuf::from("mohex"));
+        let stay = Launch::parse("bin/engine", None).unwrap();
+        assert_eq!(stay.resolved_program(), PathBuf::from("bin/engine"));
     }
 
     #[test]
