@@ -7,7 +7,7 @@ use libloading::Library;
 use std::ffi::{c_char, c_int, CStr, CString};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicI32, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tmbot::game::checkers::{Move, Position};
 use tmbot::game::Color;
 use tmbot::stop::StopFlag;
@@ -118,11 +118,14 @@ impl EngineLibrary {
 
     /// Asks the engine for its move in `position` (its side to move) within about
     /// `maxtime` seconds; `new_game` tells it that the position does not follow from its
-    /// last move. Raising `stop` sets the engine's `playnow`, so it answers at once.
+    /// last move. Raising `stop`, or the move lasting `cap` (engines take `maxtime` as an
+    /// average and may overrun it several times over), sets the engine's `playnow`, so it
+    /// answers at once.
     pub fn getmove(
         &self,
         position: &Position,
         maxtime: f64,
+        cap: Duration,
         new_game: bool,
         stop: &StopFlag,
     ) -> Result<EngineMove, String> {
@@ -137,10 +140,11 @@ impl EngineLibrary {
         let mut cb_move = CbMove::default();
         let playnow = AtomicI32::new(0);
         let thinking = std::sync::atomic::AtomicBool::new(true);
+        let started = Instant::now();
         let verdict = std::thread::scope(|scope| {
             scope.spawn(|| {
                 while thinking.load(Ordering::Acquire) {
-                    if stop.is_raised() {
+                    if stop.is_raised() || started.elapsed() >= cap {
                         playnow.store(1, Ordering::Release);
                     }
                     std::thread::sleep(STOP_POLL);

@@ -4,7 +4,7 @@
 
 use crate::host::EngineLibrary;
 use crate::{CB_DRAW, CB_LOSS, CB_WIN};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tmbot::game::checkers::{to_fen, Checkers};
 use tmbot::game::Game;
 use tmbot::protocol::checkers::game_history;
@@ -22,20 +22,23 @@ pub struct Hosted {
     pub stop: StopFlag,
     clock: Clock,
     max_time: f64,
+    cap_factor: f64,
     /// Whether the library has yet to move in this game (its history is then reset).
     fresh: bool,
 }
 
 impl Hosted {
     /// A session on `library` thinking `max_time` seconds a move (less when a clock set by
-    /// `time_left` asks for less).
-    pub fn new(library: EngineLibrary, max_time: f64) -> Hosted {
+    /// `time_left` asks for less), told to play at once when a move has taken `cap_factor`
+    /// times its time.
+    pub fn new(library: EngineLibrary, max_time: f64, cap_factor: f64) -> Hosted {
         Hosted {
             library,
             game: Checkers::new(),
             stop: StopFlag::default(),
             clock: Clock::new(DEFAULT_GAME_TIME),
             max_time,
+            cap_factor,
             fresh: true,
         }
     }
@@ -171,9 +174,10 @@ fn genmove(h: &mut Hosted, args: &[String]) -> Result<String, String> {
         .budget(color, h.game.moves_left_estimate(), Some(h.max_time))
         .as_secs_f64();
     let started = Instant::now();
+    let cap = Duration::from_secs_f64(budget * h.cap_factor);
     let answer = h
         .library
-        .getmove(h.game.position(), budget, h.fresh, &h.stop)?;
+        .getmove(h.game.position(), budget, cap, h.fresh, &h.stop)?;
     let seconds = started.elapsed().as_secs_f64();
     let left = h.clock.left(color) - seconds + h.clock.increment;
     h.clock.set_left(color, left);
@@ -227,19 +231,19 @@ fn max_time(h: &mut Hosted, args: &[String]) -> Result<String, String> {
     match args {
         [] => Ok(format!("{}", h.max_time)),
         [value] => {
-            h.max_time = parse_seconds(value)?;
+            h.max_time = parse_positive(value)?;
             Ok(String::new())
         }
         _ => Err("usage: max_time [SECONDS]".to_string()),
     }
 }
 
-/// Reads a positive, finite number of seconds.
-pub fn parse_seconds(text: &str) -> Result<f64, String> {
+/// Reads a positive, finite number (seconds, a factor).
+pub fn parse_positive(text: &str) -> Result<f64, String> {
     text.parse()
         .ok()
         .filter(|s: &f64| s.is_finite() && *s > 0.0)
-        .ok_or_else(|| format!("'{text}' is not a positive number of seconds"))
+        .ok_or_else(|| format!("'{text}' is not a positive number"))
 }
 
 fn enginecommand(h: &mut Hosted, args: &[String]) -> Result<String, String> {

@@ -122,7 +122,7 @@ fn the_host_speaks_the_checkers_protocol_and_passes_engine_commands_on() {
         "? the engine does not understand 'no such thing'"
     );
     assert!(answers[6].starts_with("? "), "{}", answers[6]);
-    assert_eq!(answers[7], "? '-1' is not a positive number of seconds");
+    assert_eq!(answers[7], "? '-1' is not a positive number");
     assert!(output.status.success());
 }
 

@@ -2,6 +2,7 @@
 
 mod baseline;
 mod bench;
+mod book;
 mod cv;
 mod dataset;
 mod endgame;
@@ -72,6 +73,8 @@ enum Command {
     Evolve(evolve::Args),
     /// Solve every checkers position of up to N pieces (endgame databases) and report them.
     Endgame(endgame::Args),
+    /// Build a checkers move book from the player's own deep searches along each opening.
+    Book(book::Args),
     /// Sequential probability ratio test of a result (fastchess/fishtest GSPRT).
     Sprt(sprt::Args),
 }
@@ -117,6 +120,7 @@ fn main() {
         Command::Merge(args) => tournament::merge(args),
         Command::Baseline(args) => baseline::run(args),
         Command::Endgame(args) => endgame::run(args),
+        Command::Book(args) => book::run(args),
         Command::Sprt(args) => sprt::run(args),
     };
     if let Err(err) = result {

@@ -60,40 +60,44 @@ impl Material {
         };
         let black = side_score(black_men, black_kings, Color::Black);
         let white = side_score(white_men, white_kings, Color::White);
-        let mobility = |side: Color| {
-            let mut turn = *position;
-            turn.set_side_to_move(side);
-            // The scratch list is only filled when captures are pending.
-            turn.count_moves(CaptureMode::Distinct, &mut Vec::new()) as i32
-        };
-        // A static score misses a capture the side to move is about to make (it would reward
-        // offering a piece, since a forced capture leaves the opponent one move). Credit the
-        // side to move with the most pieces its best pending capture takes.
-        let mover = position.side_to_move();
-        let pending = if position.must_capture() {
-            let best = position
-                .legal_moves()
-                .iter()
-                .map(|m| m.capture_count())
-                .max()
-                .unwrap_or(0);
-            let credit = self.man * best as i32;
-            if mover == Color::Black {
-                credit
-            } else {
-                -credit
-            }
+        let pending = pending_capture_credit(position, self.man);
+        let pending = if position.side_to_move() == Color::Black {
+            pending
         } else {
-            0
+            -pending
         };
         let difference = black - white
             + pending
-            + self.mobility * (mobility(Color::Black) - mobility(Color::White));
+            + self.mobility * (mobility(position, Color::Black) - mobility(position, Color::White));
         match color {
             Color::Black => difference,
             Color::White => -difference,
         }
     }
+}
+
+/// The number of legal moves `side` would have if it were to move in `position`.
+pub fn mobility(position: &Position, side: Color) -> i32 {
+    let mut turn = *position;
+    turn.set_side_to_move(side);
+    // The scratch list is only filled when captures are pending.
+    turn.count_moves(CaptureMode::Distinct, &mut Vec::new()) as i32
+}
+
+/// A static score misses a capture the side to move is about to make (it would reward
+/// offering a piece, since a forced capture leaves the opponent one move): the credit of
+/// the side to move, `man` for each piece its best pending capture takes.
+pub fn pending_capture_credit(position: &Position, man: i32) -> i32 {
+    if !position.must_capture() {
+        return 0;
+    }
+    let best = position
+        .legal_moves()
+        .iter()
+        .map(|m| m.capture_count())
+        .max()
+        .unwrap_or(0);
+    man * best as i32
 }
 
 impl Evaluator<Checkers> for Material {
@@ -126,6 +130,17 @@ impl EvalGame for Checkers {
                     Ok(Arc::new(Material::default()))
                 } else {
                     Err(format!("material takes no argument (got '{arg}')"))
+                }
+            },
+        );
+        registry.register(
+            "knowledge",
+            "knowledge - checkers material with trade-down, back rank and bridge, centre, runaways, dog-holes, king placement and mobility",
+            |arg| {
+                if arg.is_empty() {
+                    Ok(Arc::new(super::checkers_knowledge::Knowledge::default()))
+                } else {
+                    Err(format!("knowledge takes no argument (got '{arg}')"))
                 }
             },
         );

@@ -7,6 +7,7 @@
 
 pub mod ann;
 pub mod checkers;
+pub mod checkers_knowledge;
 pub mod hex;
 pub mod tm;
 

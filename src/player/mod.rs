@@ -2,6 +2,7 @@
 //! (see [`spec`] for the grammar). [`PLAYERS`] documents every player and option; it is
 //! also the table that spec validation reads, so the listing cannot drift from the parser.
 
+pub mod book;
 pub mod spec;
 
 use crate::eval::{EvalGame, Evaluator};
@@ -11,6 +12,7 @@ use crate::search::alphabeta::{score_value, AlphaBeta};
 use crate::search::avgtree::{self, AvgTreeConfig};
 use crate::search::mcts::{Mcts, MctsConfig, Prior};
 use crate::search::{flatmc, greedy, Decision, Limits, SearchGame};
+use book::MoveBook;
 use spec::{parse_duration, parse_switch, Spec, SpecError};
 use std::sync::Arc;
 
@@ -46,6 +48,8 @@ pub const MAX_AVGTREE_DEPTH: u32 = 8;
 /// Most visits before an MCTS leaf is expanded.
 pub const MAX_EXPAND: u32 = 1_000_000;
 
+const BOOK_DOC: &str = "move book file (arena book --out): its positions are answered with \
+                        the book's move, without a search";
 const EVAL_DOC: &str = "evaluator spec (see the evaluator list; default: the game's own)";
 const EVAL_WHITE_DOC: &str = "evaluator used when the player has White (default: eval), as the \
                               checkers thesis's player kept one model per colour";
@@ -100,6 +104,7 @@ pub const PLAYERS: &[PlayerKind] = &[
                  up to N pieces when the player is made (about 6 s for 4), a file name reads \
                  them (arena endgame --out); the first player's serve the whole process",
             ),
+            ("book", BOOK_DOC),
         ],
     },
     PlayerKind {
@@ -186,6 +191,8 @@ pub struct Player<G: SearchGame> {
     /// The MCTS prior's evaluator and spec, checked with the others before a game.
     prior: Option<(Arc<dyn Evaluator<G>>, String)>,
     limits: Limits,
+    /// Positions answered without a search.
+    book: Option<Arc<MoveBook<G>>>,
     /// Scratch move list of the random player.
     moves: Vec<G::Move>,
 }
@@ -234,6 +241,7 @@ impl<G: SearchGame> Player<G> {
         let mut mcts_eval = false;
         let mut table_bits = 20;
         let mut probe_solved = false;
+        let mut book = None;
         for (key, value) in &parsed.options {
             if !kind.options.iter().any(|(name, _)| name == key) {
                 let known: Vec<&str> = kind.options.iter().map(|(n, _)| *n).collect();
@@ -278,6 +286,12 @@ impl<G: SearchGame> Player<G> {
                 "loss" => avg.forced_loss = read(key, value, finite)?,
                 "tt" => {
                     table_bits = read(key, value, |v| bounded(v, MIN_TABLE_BITS, MAX_TABLE_BITS))?
+                }
+                "book" => {
+                    book = Some(Arc::new(
+                        MoveBook::load(std::path::Path::new(value))
+                            .map_err(|e| SpecError::new(format!("{key}={value}"), e))?,
+                    ))
                 }
                 "endgame" => {
                     G::load_solved(value)
@@ -373,6 +387,7 @@ impl<G: SearchGame> Player<G> {
             white,
             prior,
             limits,
+            book,
             moves: Vec::new(),
         })
     }
@@ -411,6 +426,11 @@ impl<G: SearchGame> Player<G> {
         player.evaluator = evaluator;
         player.eval_spec = eval_name.to_string();
         Ok(player)
+    }
+
+    /// Replaces the player's move book (`None`: search every position).
+    pub fn set_book(&mut self, book: Option<Arc<MoveBook<G>>>) {
+        self.book = book;
     }
 
     /// The spec this player was built from.
@@ -456,6 +476,9 @@ impl<G: SearchGame> Player<G> {
     /// Chooses a move like [`Player::choose`] and keeps what the search measured on the way
     /// (value, depth, nodes, playouts, visits).
     pub fn decide(&mut self, game: &G, limits: &Limits, rng: &mut Rng) -> Decision<G::Move> {
+        if let Some(mv) = self.book.as_ref().and_then(|book| book.probe(game)) {
+            return Decision::bare(Some(mv));
+        }
         let limits = self.limits.overridden_by(limits);
         let evaluator = match &self.white {
             Some((white, _)) if game.side_to_move() == Color::White => white.as_ref(),

@@ -1,5 +1,7 @@
-//! Alpha-beta: negamax with iterative deepening, a transposition table, killer and history
-//! move ordering, quiescence while a position is not quiet (pending captures in checkers),
+//! Alpha-beta: negamax with iterative deepening, aspiration windows at the root,
+//! principal-variation (null-window) search, a transposition table, killer and history
+//! move ordering, quiescence while a position is not quiet (pending captures in checkers)
+//! and one more ply where the opponent threatens one,
 //! solved tables (endgame databases) below the root when the game has them loaded, and
 //! time / node / depth limits. Evaluator values in [0,1] become centi-scores in
 //! [-1000, 1000]; finished games score ±[`WIN`] minus the distance in plies.
@@ -10,6 +12,7 @@ use crate::game::{Game, Solved};
 use crate::rng::Rng;
 use rand::seq::SliceRandom;
 use std::collections::{HashMap, TryReserveError};
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// The score of a won game at the root (a win in `n` plies scores `WIN - n`).
 pub const WIN: i32 = 100_000;
@@ -19,6 +22,14 @@ const INFINITY: i32 = WIN + 1;
 const MAX_PLY: usize = 256;
 /// Depth searched when only a time or node limit is given.
 const UNLIMITED_DEPTH: u32 = 64;
+/// Iterations from this depth on start with an aspiration window around the last score.
+const ASPIRATION_FROM: u32 = 4;
+/// Half-width of the aspiration window (centi-scores).
+const ASPIRATION: i32 = 50;
+/// Late-move reductions apply from this remaining depth on...
+const REDUCE_FROM_DEPTH: u32 = 3;
+/// ...to the moves after this many (the table move and killers come first).
+const REDUCE_AFTER_MOVES: usize = 3;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Bound {
@@ -57,7 +68,7 @@ pub struct AlphaBeta<G: Game> {
     /// Entries of other generations are ignored: a new game starts a new generation.
     generation: u16,
     killers: Vec<[Option<G::Move>; 2]>,
-    history: HashMap<G::Move, i64>,
+    history: HashMap<G::Move, i64, BuildHasherDefault<MoveHasher>>,
     /// Reused move lists, one per ply, with their ordering keys.
     buffers: Vec<Vec<(i64, G::Move)>>,
     /// Scratch list for move generation.
@@ -68,6 +79,8 @@ pub struct AlphaBeta<G: Game> {
     aborted: bool,
     /// Probe the game's solved tables ([`SearchGame::solved`]).
     probe_solved: bool,
+    /// Whether the line being searched already had its threat extension.
+    threat_extended: bool,
 }
 
 impl<G: SearchGame> AlphaBeta<G> {
@@ -88,7 +101,7 @@ impl<G: SearchGame> AlphaBeta<G> {
             table,
             generation: 0,
             killers: vec![[None; 2]; MAX_PLY + 1],
-            history: HashMap::new(),
+            history: HashMap::default(),
             buffers: Vec::new(),
             legal: Vec::new(),
             nodes: 0,
@@ -96,6 +109,7 @@ impl<G: SearchGame> AlphaBeta<G> {
             deadline: Deadline::default(),
             aborted: false,
             probe_solved: false,
+            threat_extended: false,
         })
     }
 
@@ -139,6 +153,7 @@ impl<G: SearchGame> AlphaBeta<G> {
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.deadline = Deadline::of(limits);
         self.aborted = false;
+        self.threat_extended = false;
         self.history.clear();
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
 
@@ -156,12 +171,33 @@ impl<G: SearchGame> AlphaBeta<G> {
         }
         let mut position = game.clone();
         for depth in 1..=max_depth {
-            let (best, score) = self.root(&mut position, &mut moves, depth, evaluator);
+            // Aspiration: a window around the last iteration's score, widened to the full
+            // window on the side the score falls out of.
+            let (mut alpha, mut beta) = match report.depth {
+                0 => (-INFINITY, INFINITY),
+                _ if depth < ASPIRATION_FROM || report.score.abs() >= WIN_THRESHOLD => {
+                    (-INFINITY, INFINITY)
+                }
+                _ => (report.score - ASPIRATION, report.score + ASPIRATION),
+            };
+            let score = loop {
+                let score = self.root(&mut position, &mut moves, depth, alpha, beta, evaluator);
+                if self.aborted {
+                    break score;
+                }
+                if score <= alpha && alpha > -INFINITY {
+                    alpha = -INFINITY;
+                } else if score >= beta && beta < INFINITY {
+                    beta = INFINITY;
+                } else {
+                    break score;
+                }
+            };
             if self.aborted {
                 break;
             }
             report = SearchReport {
-                best: Some(best),
+                best: Some(moves[0]),
                 score,
                 depth,
                 nodes: self.nodes,
@@ -174,31 +210,63 @@ impl<G: SearchGame> AlphaBeta<G> {
         report
     }
 
-    /// One root iteration; moves the best move to the front of `moves` for the next one.
+    /// One root iteration within the window (`alpha`, `beta`): the best score found (a
+    /// bound when it falls outside the window), with the best move moved to the front of
+    /// `moves` for the next iteration.
     fn root(
         &mut self,
         game: &mut G,
         moves: &mut [G::Move],
         depth: u32,
+        mut alpha: i32,
+        beta: i32,
         evaluator: &dyn Evaluator<G>,
-    ) -> (G::Move, i32) {
-        let mut alpha = -INFINITY;
+    ) -> i32 {
         let mut best = 0;
+        let mut best_score = -INFINITY;
         for (i, &mv) in moves.iter().enumerate() {
             game.play(mv);
-            let score = -self.negamax(game, depth - 1, -INFINITY, -alpha, 1, evaluator);
+            let score =
+                self.principal_variation(game, i == 0, depth - 1, alpha, beta, 1, evaluator);
             game.undo();
             if self.aborted {
                 break;
             }
-            if score > alpha {
-                alpha = score;
+            if score > best_score {
+                best_score = score;
                 best = i;
+            }
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
             }
         }
         // Stable rotation keeps the shuffled order of the others.
         moves[..=best].rotate_right(1);
-        (moves[0], alpha)
+        best_score
+    }
+
+    /// The score of the move just played, for the side that played it: the first move of a
+    /// node gets the whole window, later ones a null window first (they are expected to be
+    /// worse) and the whole window again only when they turn out better than `alpha`.
+    #[allow(clippy::too_many_arguments)]
+    fn principal_variation(
+        &mut self,
+        game: &mut G,
+        first: bool,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        evaluator: &dyn Evaluator<G>,
+    ) -> i32 {
+        if !first {
+            let score = -self.negamax(game, depth, -alpha - 1, -alpha, ply, evaluator);
+            if score <= alpha || score >= beta || self.aborted {
+                return score;
+            }
+        }
+        -self.negamax(game, depth, -beta, -alpha, ply, evaluator)
     }
 
     fn out_of_budget(&mut self) -> bool {
@@ -214,7 +282,7 @@ impl<G: SearchGame> AlphaBeta<G> {
         &mut self,
         game: &mut G,
         depth: u32,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         ply: usize,
         evaluator: &dyn Evaluator<G>,
@@ -223,6 +291,8 @@ impl<G: SearchGame> AlphaBeta<G> {
         if self.out_of_budget() {
             return 0;
         }
+        let slot = (game.hash() as usize) & (self.table.len() - 1);
+        prefetch(&self.table[slot]);
         if let Some(outcome) = game.outcome() {
             return match outcome.winner {
                 None => 0,
@@ -240,11 +310,39 @@ impl<G: SearchGame> AlphaBeta<G> {
                 };
             }
         }
-        if ply >= MAX_PLY || (depth == 0 && game.is_quiet()) {
+        // A quiet position at the horizon is evaluated, unless the opponent threatens a
+        // capture: then the side to move gets one more ply to answer (once per line).
+        let mut depth = depth;
+        let threat_extension = depth == 0
+            && game.is_quiet()
+            && ply < MAX_PLY
+            && !self.threat_extended
+            && game.is_threatened();
+        if threat_extension {
+            depth = 1;
+        } else if ply >= MAX_PLY || (depth == 0 && game.is_quiet()) {
             return centi_score(evaluator.evaluate_one(game).value);
         }
+        self.threat_extended |= threat_extension;
+        let score = self.search_moves(game, depth, alpha, beta, ply, slot, evaluator);
+        if threat_extension {
+            self.threat_extended = false;
+        }
+        score
+    }
 
-        let slot = (game.hash() as usize) & (self.table.len() - 1);
+    /// The move loop of [`AlphaBeta::negamax`], with the table probe and store.
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        game: &mut G,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        slot: usize,
+        evaluator: &dyn Evaluator<G>,
+    ) -> i32 {
         let mut table_move = None;
         let generation = self.generation;
         if let Some(entry) =
@@ -268,16 +366,26 @@ impl<G: SearchGame> AlphaBeta<G> {
         let alpha_start = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
-        for &(_, mv) in &moves {
+        // Late moves of a quiet node (no capture to make, none threatened) are searched a
+        // ply shallower first, and again at full depth only if they beat alpha.
+        let reducible = depth >= REDUCE_FROM_DEPTH && game.is_quiet() && !game.is_threatened();
+        for (i, &(_, mv)) in moves.iter().enumerate() {
             game.play(mv);
-            let score = -self.negamax(
-                game,
-                depth.saturating_sub(1),
-                -beta,
-                -alpha,
-                ply + 1,
-                evaluator,
-            );
+            let mut score = alpha + 1;
+            if reducible && i >= REDUCE_AFTER_MOVES {
+                score = -self.negamax(game, depth - 2, -alpha - 1, -alpha, ply + 1, evaluator);
+            }
+            if score > alpha && !self.aborted {
+                score = self.principal_variation(
+                    game,
+                    i == 0,
+                    depth.saturating_sub(1),
+                    alpha,
+                    beta,
+                    ply + 1,
+                    evaluator,
+                );
+            }
             game.undo();
             if self.aborted {
                 break;
@@ -349,6 +457,58 @@ impl<G: SearchGame> AlphaBeta<G> {
         }));
         ordered.sort_by_key(|&(key, _)| key);
         ordered
+    }
+}
+
+/// Asks the processor to fetch `entry` into the cache while the node's other work runs: a
+/// table probe that misses the cache otherwise takes most of a node's time.
+#[inline(always)]
+fn prefetch<T>(entry: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint with no effect on memory; the pointer is a valid
+    // reference.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((entry as *const T).cast::<i8>());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = entry;
+}
+
+/// A cheap hasher for the history table's keys (moves are a few small integers; the
+/// standard hasher, built against adversarial keys, took a seventh of the search's time).
+#[derive(Default)]
+struct MoveHasher(u64);
+
+impl Hasher for MoveHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(u64::from(byte));
+        }
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u16(&mut self, n: u16) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
     }
 }
 

@@ -23,6 +23,12 @@ impl SearchGame for Checkers {
         !self.position().must_capture()
     }
 
+    fn is_threatened(&self) -> bool {
+        let mut turned = *self.position();
+        turned.set_side_to_move(turned.side_to_move().opponent());
+        turned.must_capture()
+    }
+
     fn solved(&self) -> Option<Solved> {
         let db = ENDGAME.get()?;
         let position = self.position();

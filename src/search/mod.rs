@@ -83,6 +83,13 @@ pub trait SearchGame: EvalGame {
         true
     }
 
+    /// True when the opponent could capture if it were its move: a quiet position that is
+    /// not yet safe to evaluate, since the side to move may have to answer the threat.
+    /// Alpha-beta searches one ply more there, once along any line of play.
+    fn is_threatened(&self) -> bool {
+        false
+    }
+
     /// This position's result from the solved tables loaded by [`SearchGame::load_solved`],
     /// if they cover it.
     fn solved(&self) -> Option<Solved> {

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use tmbot::protocol::session;
 use tmbot_cb::host::EngineLibrary;
-use tmbot_cb::hosted::{parse_seconds, Hosted};
+use tmbot_cb::hosted::{parse_positive, Hosted};
 
 /// Command line of `cbhost`.
 #[derive(Parser, Debug)]
@@ -25,8 +25,12 @@ struct Cli {
     library: PathBuf,
     /// Seconds a move may take (`max_time` changes it; a clock set by `time_left` may
     /// shorten it).
-    #[arg(long, default_value = "1", value_parser = parse_seconds)]
+    #[arg(long, default_value = "1", value_parser = parse_positive)]
     time: f64,
+    /// A move that has taken this many times its time is cut short (the library's
+    /// `playnow` is raised): engines take the time as an average and may overrun it.
+    #[arg(long, default_value = "2", value_parser = parse_positive)]
+    cap: f64,
 }
 
 /// The protocol's output: standard output as it was at start-up, with file descriptor 1
@@ -65,13 +69,14 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut hosted = Hosted::new(library, cli.time);
+    let mut hosted = Hosted::new(library, cli.time, cli.cap);
     let registry = hosted.registry();
     eprintln!(
-        "cbhost: {} from {}, {} s a move",
+        "cbhost: {} from {}, {} s a move, cut at {} times that",
         registry.identity.name,
         cli.library.display(),
-        cli.time
+        cli.time,
+        cli.cap
     );
     let stop = hosted.stop.clone();
     match session::serve(
