@@ -187,12 +187,25 @@ fn fields(line: &str) -> Option<Vec<&str>> {
     (out.len() == 10).then_some(out)
 }
 
-/// Reads the selected rows of `path`, and the header of its positions.
-fn read_rows<G: SeedFormat>(
+/// One row of a positions file (`arena selfplay`).
+pub struct PositionRow<'a> {
+    /// The event.
+    pub event: &'a str,
+    /// The game's index in its event.
+    pub game: u64,
+    /// Plies from this position to the end of its game.
+    pub plies_to_end: usize,
+    /// The position text.
+    pub position: &'a str,
+    /// Black's score in the game (1, 0.5 or 0).
+    pub outcome_black: f64,
+}
+
+/// Calls `each` with every row of the positions file `path` (its header checked) and a
+/// description of where the row is, for errors.
+pub fn for_each_position(
     path: &Path,
-    selection: &Selection,
-    rows: &mut Vec<Row>,
-    header: &mut Option<String>,
+    mut each: impl FnMut(&PositionRow, &dyn Fn() -> String) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -207,29 +220,45 @@ fn read_rows<G: SeedFormat>(
     for (n, line) in lines {
         let at = || format!("{} line {}", path.display(), n + 1);
         let f = fields(line).with_context(|| format!("{}: expected 10 fields", at()))?;
-        let to_end: usize = f[3]
-            .parse()
-            .with_context(|| format!("{}: plies_to_end", at()))?;
-        if !selection.keeps(to_end) {
-            continue;
-        }
-        let game = G::from_position_text(f[5]).map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
-        let black: f64 = f[7]
-            .parse()
-            .with_context(|| format!("{}: outcome_black", at()))?;
-        header.get_or_insert_with(|| game.header());
-        let line = game
-            .row(black)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
-        rows.push(Row {
-            game: (
-                f[0].to_string(),
-                f[1].parse().with_context(|| format!("{}: game", at()))?,
-            ),
-            line,
-        });
+        let row = PositionRow {
+            event: f[0],
+            game: f[1].parse().with_context(|| format!("{}: game", at()))?,
+            plies_to_end: f[3]
+                .parse()
+                .with_context(|| format!("{}: plies_to_end", at()))?,
+            position: f[5],
+            outcome_black: f[7]
+                .parse()
+                .with_context(|| format!("{}: outcome_black", at()))?,
+        };
+        each(&row, &at)?;
     }
     Ok(())
+}
+
+/// Reads the selected rows of `path`, and the header of its positions.
+fn read_rows<G: SeedFormat>(
+    path: &Path,
+    selection: &Selection,
+    rows: &mut Vec<Row>,
+    header: &mut Option<String>,
+) -> anyhow::Result<()> {
+    for_each_position(path, |row, at| {
+        if !selection.keeps(row.plies_to_end) {
+            return Ok(());
+        }
+        let game =
+            G::from_position_text(row.position).map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
+        header.get_or_insert_with(|| game.header());
+        let line = game
+            .row(row.outcome_black)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
+        rows.push(Row {
+            game: (row.event.to_string(), row.game),
+            line,
+        });
+        Ok(())
+    })
 }
 
 /// The SGF files named by `path`: the file itself, or the `.sgf` files of a folder (a

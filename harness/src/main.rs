@@ -22,6 +22,7 @@ mod sprt;
 mod stats;
 mod tournament;
 mod train;
+mod tune;
 
 use clap::{Parser, Subcommand};
 
@@ -73,6 +74,9 @@ enum Command {
     Evolve(evolve::Args),
     /// Solve every checkers position of up to N pieces (endgame databases) and report them.
     Endgame(endgame::Args),
+    /// Fit the checkers knowledge evaluation's weights to self-play outcomes (logistic
+    /// regression).
+    Tune(tune::Args),
     /// Build a checkers move book from the player's own deep searches along each opening.
     Book(book::Args),
     /// Sequential probability ratio test of a result (fastchess/fishtest GSPRT).
@@ -121,6 +125,7 @@ fn main() {
         Command::Baseline(args) => baseline::run(args),
         Command::Endgame(args) => endgame::run(args),
         Command::Book(args) => book::run(args),
+        Command::Tune(args) => tune::run(args),
         Command::Sprt(args) => sprt::run(args),
     };
     if let Err(err) = result {

@@ -2,8 +2,10 @@
 //! describe): material with an incentive to trade down when ahead, the back-rank guard and
 //! its bridge, the centre, men that advance as the board empties, runaway men with a free
 //! path to the crowning row, dog-holes, kings in the centre or stuck on the edge, and
-//! mobility. Scores are in hundredths of a man; the difference goes through a logistic curve
-//! to a value in [0,1] for the side to move, as [`super::checkers::Material`]'s does.
+//! mobility. It is linear: a weight per term ([`TERMS`]), so the weights can be fitted to
+//! game outcomes by logistic regression (`arena tune`). Scores are in hundredths of a man;
+//! they go through a logistic curve to a value in [0,1] for the side to move, as
+//! [`super::checkers::Material`]'s do.
 
 use super::checkers::{mobility, pending_capture_credit};
 use super::{Evaluator, Value};
@@ -11,37 +13,49 @@ use crate::game::checkers::{Checkers, Position};
 use crate::game::{Color, Game};
 use std::sync::OnceLock;
 
-/// Weights of the terms (hundredths of a man).
+/// The terms, each counted for Black less White (then turned to the side asked about).
+pub const TERMS: [&str; 14] = [
+    "man",
+    "king",
+    "trade",
+    "back-rank",
+    "bridge",
+    "centre-man",
+    "centre-king",
+    "edge-king",
+    "advance",
+    "runaway",
+    "runaway-rows",
+    "dog-hole",
+    "mobility",
+    "pending-capture",
+];
+
+/// How many terms the evaluation has.
+pub const TERM_COUNT: usize = TERMS.len();
+
+/// The terms' counts in one position, in the order of [`TERMS`]:
+/// - `man`, `king`: pieces;
+/// - `trade`: pieces ahead times pieces gone from the 24 of the start (the same lead counts
+///   for more on an emptier board, so the side ahead trades);
+/// - `back-rank`: men on their own back rank while the opponent still has men; `bridge`:
+///   both bridge squares (1 and 3 for Black) held then;
+/// - `centre-man`: men on the four centre squares; `centre-king`: kings on the eight
+///   central squares; `edge-king`: kings on an edge square;
+/// - `advance`: rows the men have advanced, once 16 or fewer pieces are left;
+/// - `runaway`: men with nothing in the cone in front of them; `runaway-rows`: the rows
+///   those still have to go;
+/// - `dog-hole`: a man stuck in the dog-hole (Black's man on 28 held by a piece on 32);
+/// - `mobility`: legal moves if the side were to move;
+/// - `pending-capture`: pieces the side to move's best capture takes (a static score
+///   would otherwise reward offering a piece: the forced capture leaves one move).
+pub type Terms = [f64; TERM_COUNT];
+
+/// The evaluation: a weight per term (hundredths of a man).
 #[derive(Clone, Copy, Debug)]
 pub struct Knowledge {
-    /// A man.
-    pub man: i32,
-    /// A king.
-    pub king: i32,
-    /// Per hundredth of material ahead, per piece gone from the 24 of the start, in 1/48ths:
-    /// the same lead counts for more on an emptier board, so the side ahead trades.
-    pub trade_down: i32,
-    /// Per man on its own back rank while the opponent still has men.
-    pub back_rank: i32,
-    /// Both bridge squares (1 and 3 for Black) held.
-    pub bridge: i32,
-    /// Per man on the four centre squares.
-    pub centre_man: i32,
-    /// Per king on the eight central squares.
-    pub centre_king: i32,
-    /// Per king on an edge square.
-    pub edge_king: i32,
-    /// Per row a man has advanced, once 16 or fewer pieces are left.
-    pub advance: i32,
-    /// A runaway man (nothing in the cone in front of it), less [`Knowledge::runaway_row`]
-    /// per row it still has to go.
-    pub runaway: i32,
-    /// See [`Knowledge::runaway`].
-    pub runaway_row: i32,
-    /// A man stuck in a dog-hole (Black's man on 28 held by a piece on 32).
-    pub dog_hole: i32,
-    /// Per legal move more than the opponent would have.
-    pub mobility: i32,
+    /// Weights in the order of [`TERMS`].
+    pub weights: Terms,
     /// Score difference that maps to a value of about 0.73.
     pub scale: f64,
 }
@@ -49,19 +63,9 @@ pub struct Knowledge {
 impl Default for Knowledge {
     fn default() -> Self {
         Knowledge {
-            man: 100,
-            king: 135,
-            trade_down: 1,
-            back_rank: 4,
-            bridge: 10,
-            centre_man: 6,
-            centre_king: 8,
-            edge_king: 6,
-            advance: 3,
-            runaway: 45,
-            runaway_row: 5,
-            dog_hole: 10,
-            mobility: 2,
+            weights: [
+                100.0, 135.0, 2.0, 4.0, 10.0, 6.0, 8.0, -6.0, 3.0, 45.0, -5.0, -10.0, 2.0, 100.0,
+            ],
             scale: 200.0,
         }
     }
@@ -118,80 +122,83 @@ struct Side {
     kings: u32,
 }
 
+/// The terms of `position` for `color`: its counts less the opponent's.
+pub fn terms(position: &Position, color: Color) -> Terms {
+    let [black_men, black_kings, white_men, white_kings] = position.planes();
+    let black = Side {
+        men: black_men,
+        kings: black_kings,
+    };
+    // White seen from the other end: the board turned round maps square n to 33 - n.
+    let white = Side {
+        men: white_men.reverse_bits(),
+        kings: white_kings.reverse_bits(),
+    };
+    let pieces = (black_men | black_kings | white_men | white_kings).count_ones() as f64;
+    let mut terms = side_terms(black, white, pieces);
+    for (term, theirs) in terms.iter_mut().zip(side_terms(white, black, pieces)) {
+        *term -= theirs;
+    }
+    let lead = terms[0] + terms[1];
+    terms[2] = lead * (24.0 - pieces).max(0.0);
+    terms[12] = f64::from(mobility(position, Color::Black) - mobility(position, Color::White));
+    let pending = f64::from(pending_capture_credit(position, 1));
+    terms[13] = match position.side_to_move() {
+        Color::Black => pending,
+        Color::White => -pending,
+    };
+    if color == Color::White {
+        terms.iter_mut().for_each(|t| *t = -*t);
+    }
+    terms
+}
+
+/// The board terms of `own` (seen as Black) against `other` (seen the same way); the terms
+/// of both sides together (trade, mobility, pending capture) are left at 0.
+fn side_terms(own: Side, other: Side, pieces: f64) -> Terms {
+    // The opponent's pieces as seen from `own`'s end of the board.
+    let other_men = other.men.reverse_bits();
+    let other_kings = other.kings.reverse_bits();
+    let occupied = own.men | own.kings | other_men | other_kings;
+    let count = |mask: u32| f64::from(mask.count_ones());
+    let mut terms = [0.0; TERM_COUNT];
+    terms[0] = count(own.men);
+    terms[1] = count(own.kings);
+    if other.men != 0 {
+        terms[3] = count(own.men & BACK_RANK);
+        terms[4] = f64::from(u8::from(own.men & BRIDGE == BRIDGE));
+    }
+    terms[5] = count(own.men & CENTRE);
+    terms[6] = count(own.kings & KING_CENTRE);
+    terms[7] = count(own.kings & EDGE);
+    terms[11] = f64::from(u8::from(
+        own.men & DOG_HOLE.0 != 0 && occupied & DOG_HOLE.1 != 0,
+    ));
+    let cones = cones();
+    let mut men = own.men;
+    while men != 0 {
+        let bit = men.trailing_zeros() as usize;
+        men &= men - 1;
+        let rows_to_go = 7.0 - (bit / 4) as f64;
+        if pieces <= 16.0 {
+            terms[8] += 7.0 - rows_to_go;
+        }
+        if cones[bit] & occupied == 0 {
+            terms[9] += 1.0;
+            terms[10] += rows_to_go;
+        }
+    }
+    terms
+}
+
 impl Knowledge {
-    /// The score of `position` for `color` minus that of its opponent.
-    pub fn score(&self, position: &Position, color: Color) -> i32 {
-        let [black_men, black_kings, white_men, white_kings] = position.planes();
-        let black = Side {
-            men: black_men,
-            kings: black_kings,
-        };
-        // White seen from the other end: the board turned round maps square n to 33 - n.
-        let white = Side {
-            men: white_men.reverse_bits(),
-            kings: white_kings.reverse_bits(),
-        };
-        let material = |s: Side| {
-            self.man * s.men.count_ones() as i32 + self.king * s.kings.count_ones() as i32
-        };
-        let (black_material, white_material) = (material(black), material(white));
-        let pieces = (black_men | black_kings | white_men | white_kings).count_ones() as i32;
-        let lead = black_material - white_material;
-        let trade = self.trade_bonus(lead, pieces);
-        let mover = position.side_to_move();
-        let pending = pending_capture_credit(position, self.man);
-        let pending = if mover == Color::Black {
-            pending
-        } else {
-            -pending
-        };
-        let difference = lead + trade + pending + self.positional(black, white, pieces)
-            - self.positional(white, black, pieces)
-            + self.mobility * (mobility(position, Color::Black) - mobility(position, Color::White));
-        match color {
-            Color::Black => difference,
-            Color::White => -difference,
-        }
-    }
-
-    /// What a material `lead` is worth beyond itself with `pieces` left on the board.
-    fn trade_bonus(&self, lead: i32, pieces: i32) -> i32 {
-        lead * self.trade_down * (24 - pieces).max(0) / 48
-    }
-
-    /// The positional terms of `own` (seen as Black) against `other` (seen the same way).
-    fn positional(&self, own: Side, other: Side, pieces: i32) -> i32 {
-        // The opponent's pieces as seen from `own`'s end of the board.
-        let other_men = other.men.reverse_bits();
-        let other_kings = other.kings.reverse_bits();
-        let occupied = own.men | own.kings | other_men | other_kings;
-        let mut score = 0;
-        if other.men != 0 {
-            score += self.back_rank * (own.men & BACK_RANK).count_ones() as i32;
-            if own.men & BRIDGE == BRIDGE {
-                score += self.bridge;
-            }
-        }
-        score += self.centre_man * (own.men & CENTRE).count_ones() as i32;
-        score += self.centre_king * (own.kings & KING_CENTRE).count_ones() as i32;
-        score -= self.edge_king * (own.kings & EDGE).count_ones() as i32;
-        if own.men & DOG_HOLE.0 != 0 && occupied & DOG_HOLE.1 != 0 {
-            score -= self.dog_hole;
-        }
-        let cones = cones();
-        let mut men = own.men;
-        while men != 0 {
-            let bit = men.trailing_zeros() as usize;
-            men &= men - 1;
-            let rows_to_go = 7 - (bit / 4) as i32;
-            if pieces <= 16 {
-                score += self.advance * (7 - rows_to_go);
-            }
-            if cones[bit] & occupied == 0 {
-                score += (self.runaway - self.runaway_row * rows_to_go).max(0);
-            }
-        }
-        score
+    /// The score of `position` for `color` (hundredths of a man).
+    pub fn score(&self, position: &Position, color: Color) -> f64 {
+        terms(position, color)
+            .iter()
+            .zip(&self.weights)
+            .map(|(term, weight)| term * weight)
+            .sum()
     }
 }
 
@@ -207,7 +214,7 @@ impl Evaluator<Checkers> for Knowledge {
         if let Some(outcome) = game.outcome() {
             return Value::new(outcome.score_for(game.side_to_move()));
         }
-        let score = f64::from(self.score(game.position(), game.side_to_move()));
+        let score = self.score(game.position(), game.side_to_move());
         Value::new(1.0 / (1.0 + (-score / self.scale).exp()))
     }
 }
@@ -216,63 +223,64 @@ impl Evaluator<Checkers> for Knowledge {
 mod tests {
     use super::*;
 
-    fn score(fen: &str, color: Color) -> i32 {
-        Knowledge::default().score(Checkers::from_fen(fen).unwrap().position(), color)
+    fn terms_of(fen: &str) -> Terms {
+        let game = Checkers::from_fen(fen).unwrap();
+        terms(game.position(), Color::Black)
+    }
+
+    fn term(name: &str) -> usize {
+        TERMS.iter().position(|t| *t == name).unwrap()
     }
 
     #[test]
     fn the_start_is_balanced_and_mirror_images_agree() {
-        assert_eq!(score("B:W21-32:B1-12", Color::Black), 0);
-        // The same positions with colours and ends swapped score the same for their side.
+        assert_eq!(terms_of("B:W21-32:B1-12"), [0.0; TERM_COUNT]);
+        // The same positions with colours and ends swapped have the same terms for their side.
         for (black_view, white_view) in [
             ("W:W30:B5,9", "B:W24,28:B3"),
             ("B:W18,K25:B1,3,K14", "W:W30,32,K19:B15,K8"),
             ("W:W20,24,28:B1,2,11,16", "B:W17,22,31,32:B5,9,13"),
+            ("B:W6,7,14,15:B2", "W:W31:B18,19,26,27"),
         ] {
+            let white = Checkers::from_fen(white_view).unwrap();
             assert_eq!(
-                score(black_view, Color::Black),
-                score(white_view, Color::White),
+                terms_of(black_view),
+                terms(white.position(), Color::White),
                 "{black_view} against {white_view}"
             );
         }
     }
 
-    /// A side from its squares as Black sees the board (`other` sides are turned round).
-    fn side(men: &[u32], kings: &[u32], turned: bool) -> Side {
-        let turn = |mask: u32| if turned { mask.reverse_bits() } else { mask };
-        Side {
-            men: turn(bits(men)),
-            kings: turn(bits(kings)),
-        }
+    #[test]
+    fn each_term_counts_what_it_names() {
+        let difference = |a: &str, b: &str, name: &str| {
+            let i = term(name);
+            terms_of(a)[i] - terms_of(b)[i]
+        };
+        // A man ahead with 3 pieces left: 21 pieces gone.
+        assert_eq!(terms_of("W:W31:B1,3")[term("trade")], 21.0);
+        // A runaway man (nothing in front of it) against one with a man in its way.
+        assert_eq!(difference("B:WK12:B23,K1", "B:WK27:B23,K1", "runaway"), 1.0);
+        assert_eq!(terms_of("B:WK12:B23,K1")[term("runaway-rows")], 2.0);
+        // The bridge counts while the opponent has men.
+        assert_eq!(difference("W:W21,22:B1,3", "W:W21,22:B1,2", "bridge"), 1.0);
+        assert_eq!(terms_of("W:WK21:B1,3")[term("bridge")], 0.0);
+        // A man in the dog-hole.
+        assert_eq!(difference("B:W32,15:B28,5", "B:W32,15:B27,5", "dog-hole"), 1.0);
+        // Kings in the centre and on the edge.
+        assert_eq!(terms_of("B:W30:BK15")[term("centre-king")], 1.0);
+        assert_eq!(terms_of("B:W30:BK12")[term("edge-king")], 1.0);
+        // Black to move takes two men: credited to Black.
+        assert_eq!(terms_of("B:W6,7,14,15:B2")[term("pending-capture")], 2.0);
     }
 
     #[test]
-    fn the_terms_point_the_right_way() {
-        let k = Knowledge::default();
-        let positional = |own: Side, other: Side| k.positional(own, other, 6);
-        // The same lead counts for more with fewer pieces left.
-        assert!(k.trade_bonus(100, 4) > k.trade_bonus(100, 20));
-        assert_eq!(k.trade_bonus(100, 24), 0);
-        assert_eq!(k.trade_bonus(-100, 4), -k.trade_bonus(100, 4));
-        // A runaway man (nothing in front of it) beats one with a man in its way.
-        let man = side(&[23], &[], false);
-        let far = positional(man, side(&[12], &[], true));
-        let blocked = positional(man, side(&[27], &[], true));
-        assert_eq!(far - blocked, k.runaway - 2 * k.runaway_row);
-        // The bridge is worth keeping while the opponent has men.
-        let them = side(&[21, 22], &[], true);
-        let bridge = positional(side(&[1, 3], &[], false), them);
-        let no_bridge = positional(side(&[1, 2], &[], false), them);
-        assert_eq!(bridge - no_bridge, k.bridge);
-        // A man in the dog-hole is worse than one beside it.
-        let closer = side(&[32], &[], true);
-        let stuck = positional(side(&[28], &[], false), closer);
-        let beside = positional(side(&[27], &[], false), closer);
-        assert_eq!(beside - stuck, k.dog_hole);
-        // A king in the centre beats one on the edge.
-        let centre = positional(side(&[], &[15], false), side(&[30], &[], true));
-        let edge = positional(side(&[], &[12], false), side(&[30], &[], true));
-        assert_eq!(centre - edge, k.centre_king + k.edge_king);
+    fn the_score_is_the_weighted_sum_and_favours_the_side_ahead() {
+        let eval = Knowledge::default();
+        let game = Checkers::from_fen("W:W30:B5,9").unwrap();
+        let black = eval.score(game.position(), Color::Black);
+        assert!(black > 50.0, "{black}");
+        assert_eq!(eval.score(game.position(), Color::White), -black);
     }
 
     #[test]
