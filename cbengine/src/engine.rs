@@ -5,11 +5,12 @@ use crate::board::{describe_move, read_board, write_board, CbBoard, CbMove};
 use crate::{CB_DRAW, CB_LOSS, CB_UNKNOWN, CB_WIN};
 use std::ffi::c_int;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
 use tmbot::game::checkers::{Checkers, Position};
 use tmbot::game::{Color, Game};
+use tmbot::player::book::MoveBook;
 use tmbot::player::spec::{Spec, SpecError};
 use tmbot::player::{Player, MAX_TABLE_BITS, MIN_TABLE_BITS};
 use tmbot::protocol::checkers::game_history;
@@ -53,7 +54,7 @@ impl Engine {
             rng: seeded(1),
             history: None,
             hash_mb: 64,
-            book: 0,
+            book: 1,
         };
         engine.player = engine
             .sized(Checkers::DEFAULT_PLAYER.to_string())
@@ -74,7 +75,14 @@ impl Engine {
         } else {
             spec
         };
-        Player::from_spec(&spec)
+        let mut player = Player::from_spec(&spec)?;
+        player.set_book(self.book());
+        Ok(player)
+    }
+
+    /// The built-in move book while CheckerBoard's book setting is on (1 to 3).
+    fn book(&self) -> Option<Arc<MoveBook<Checkers>>> {
+        (self.book > 0).then(builtin_book)
     }
 
     /// The game to search from: the history (CheckerBoard's `gamehist`, or the game this
@@ -200,6 +208,7 @@ impl Engine {
             ["set", "book", n] => match n.parse() {
                 Ok(b) => {
                     self.book = b;
+                    self.player.set_book(self.book());
                     n.to_string()
                 }
                 Err(_) => format!("? bad book setting '{n}'"),
@@ -236,6 +245,19 @@ impl Engine {
         };
         Some(answer)
     }
+}
+
+/// The project's checkers move book (`openings/checkers-book.txt`, made by `arena book`),
+/// built into the library.
+fn builtin_book() -> Arc<MoveBook<Checkers>> {
+    static BOOK: OnceLock<Arc<MoveBook<Checkers>>> = OnceLock::new();
+    BOOK.get_or_init(|| {
+        Arc::new(
+            MoveBook::parse(include_str!("../../openings/checkers-book.txt"))
+                .expect("the built-in move book is valid (tested)"),
+        )
+    })
+    .clone()
 }
 
 static ENGINE: Mutex<Option<Engine>> = Mutex::new(None);
@@ -304,6 +326,36 @@ mod tests {
         let mut board = [[0; 8]; 8];
         write_board(game.position(), &mut board);
         board
+    }
+
+    #[test]
+    fn the_built_in_book_answers_its_positions_while_the_setting_is_on() {
+        let book = builtin_book();
+        assert!(book.len() > 500, "{} positions", book.len());
+        // The book starts at the end of every ballot (this one leaves White two captures).
+        let mut game = Checkers::new();
+        for mv in ["10-14", "24-20", "14-18"] {
+            game.try_play(mv).unwrap();
+        }
+        let expected = book.probe(&game).expect("a ballot's end is in the book");
+        let expected = describe_move(game.position(), &expected);
+        let mut engine = Engine::new();
+        engine.command("set player random").unwrap();
+        let answers = |engine: &mut Engine| {
+            (0..8)
+                .map(|seed| {
+                    engine.command(&format!("set seed {seed}")).unwrap();
+                    let side = game.side_to_move();
+                    engine
+                        .getmove(&board_of(&game), side, 0.05, StopFlag::default())
+                        .unwrap()
+                        .cb_move
+                })
+                .collect::<Vec<_>>()
+        };
+        assert!(answers(&mut engine).iter().all(|m| *m == expected));
+        assert_eq!(engine.command("set book 0").unwrap(), "0");
+        assert!(answers(&mut engine).iter().any(|m| *m != expected));
     }
 
     #[test]
@@ -379,7 +431,7 @@ mod tests {
         assert_eq!(engine.command("set hashsize 16").unwrap(), "16");
         assert_eq!(
             engine.command("get player").unwrap(),
-            format!("alphabeta:eval=material,tt={}", bits(16))
+            format!("alphabeta:eval=knowledge,tt={}", bits(16))
         );
         assert_eq!(engine.command("set hashsize 1").unwrap(), "1");
         assert!(engine.player.spec().ends_with(&format!("tt={}", bits(1))));

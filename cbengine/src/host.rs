@@ -13,7 +13,7 @@ use tmbot::game::Color;
 use tmbot::stop::StopFlag;
 
 /// `getmove(board, color, maxtime, str, playnow, info, moreinfo, move)`.
-type GetMove = unsafe extern "C" fn(
+pub type GetMove = unsafe extern "C" fn(
     *mut CbBoard,
     c_int,
     f64,
@@ -25,7 +25,7 @@ type GetMove = unsafe extern "C" fn(
 ) -> c_int;
 
 /// `enginecommand(command, reply)`.
-type EngineCommand = unsafe extern "C" fn(*const c_char, *mut c_char) -> c_int;
+pub type EngineCommand = unsafe extern "C" fn(*const c_char, *mut c_char) -> c_int;
 
 /// `info` bit 0 of `getmove`: the game did not follow on from the engine's last move (a new
 /// game, a set-up position), so the engine forgets its history.

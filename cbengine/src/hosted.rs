@@ -7,7 +7,7 @@ use crate::{CB_DRAW, CB_LOSS, CB_WIN};
 use std::time::{Duration, Instant};
 use tmbot::game::checkers::{to_fen, Checkers};
 use tmbot::game::Game;
-use tmbot::protocol::checkers::game_history;
+use tmbot::protocol::checkers::{game_history, play_move};
 use tmbot::protocol::clock::Clock;
 use tmbot::protocol::engine::{parse_color, ProtocolGame, DEFAULT_GAME_TIME};
 use tmbot::protocol::registry::{Command, Identity, Registry};
@@ -142,16 +142,7 @@ fn set(h: &mut Hosted, args: &[String]) -> Result<String, String> {
 }
 
 fn play(h: &mut Hosted, args: &[String]) -> Result<String, String> {
-    let [text] = args else {
-        return Err("usage: play MOVE".to_string());
-    };
-    if h.game.outcome().is_some() {
-        return Err("illegal move: the game is over".to_string());
-    }
-    h.game
-        .try_play(text)
-        .map(|_| String::new())
-        .map_err(|err| err.to_string())
+    play_move(&mut h.game, args)
 }
 
 fn genmove(h: &mut Hosted, args: &[String]) -> Result<String, String> {

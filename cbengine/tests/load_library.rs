@@ -5,18 +5,7 @@ use std::ffi::{c_char, c_int, CStr, CString};
 use tmbot::game::checkers::{Checkers, Position};
 use tmbot::game::{Color, Game};
 use tmbot_cb::board::{read_board, write_board, CbBoard, CbMove, CB_BLACK, CB_WHITE};
-
-type GetMove = unsafe extern "C" fn(
-    *mut CbBoard,
-    c_int,
-    f64,
-    *mut c_char,
-    *const c_int,
-    c_int,
-    c_int,
-    *mut CbMove,
-) -> c_int;
-type EngineCommand = unsafe extern "C" fn(*const c_char, *mut c_char) -> c_int;
+use tmbot_cb::host::{EngineCommand, GetMove};
 
 mod common;
 use common::library_path;

@@ -1155,6 +1155,12 @@ fn the_showcase_plays_the_quickstart_tournament() {
     assert_eq!(tm["games"], 24);
     let stdout = String::from_utf8_lossy(&first.stdout).into_owned();
     assert!(stdout.contains("hex7: 48 of 48 games") && stdout.contains("avgtree-tm"));
+    // Each player's mean time per move closes its row of the table.
+    let header = stdout.lines().find(|l| l.contains("points")).unwrap();
+    assert!(header.trim_end().ends_with("ms/move"), "{header}");
+    let row = stdout.lines().find(|l| l.contains("avgtree-tm")).unwrap();
+    let ms: f64 = row.split_whitespace().last().unwrap().parse().unwrap();
+    assert!(ms >= 0.0, "{row}");
     let journal = read(&out.join("journal.jsonl"));
     let again = arena(&["showcase", "--file", file, "--out", out_text]);
     assert!(again.status.success(), "{}", text_of(&again));

@@ -76,6 +76,15 @@ impl Material {
     }
 }
 
+/// The value of `game` for its side to move from a `score` in hundredths of a man: exact
+/// for a finished game, else through the logistic curve that maps `scale` to about 0.73.
+pub fn logistic_value(game: &Checkers, scale: f64, score: impl FnOnce() -> f64) -> Value {
+    match game.outcome() {
+        Some(outcome) => Value::new(outcome.score_for(game.side_to_move())),
+        None => Value::new(1.0 / (1.0 + (-score() / scale).exp())),
+    }
+}
+
 /// The number of legal moves `side` would have if it were to move in `position`.
 pub fn mobility(position: &Position, side: Color) -> i32 {
     let mut turn = *position;
@@ -109,11 +118,9 @@ impl Evaluator<Checkers> for Material {
     }
 
     fn evaluate_one(&self, game: &Checkers) -> Value {
-        if let Some(outcome) = game.outcome() {
-            return Value::new(outcome.score_for(game.side_to_move()));
-        }
-        let score = f64::from(self.score(game.position(), game.side_to_move()));
-        Value::new(1.0 / (1.0 + (-score / self.scale).exp()))
+        logistic_value(game, self.scale, || {
+            f64::from(self.score(game.position(), game.side_to_move()))
+        })
     }
 }
 

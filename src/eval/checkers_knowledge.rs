@@ -7,7 +7,7 @@
 //! they go through a logistic curve to a value in [0,1] for the side to move, as
 //! [`super::checkers::Material`]'s do.
 
-use super::checkers::{mobility, pending_capture_credit};
+use super::checkers::{logistic_value, mobility, pending_capture_credit};
 use super::{Evaluator, Value};
 use crate::game::checkers::{Checkers, Position};
 use crate::game::{Color, Game};
@@ -211,11 +211,9 @@ impl Evaluator<Checkers> for Knowledge {
     }
 
     fn evaluate_one(&self, game: &Checkers) -> Value {
-        if let Some(outcome) = game.outcome() {
-            return Value::new(outcome.score_for(game.side_to_move()));
-        }
-        let score = self.score(game.position(), game.side_to_move());
-        Value::new(1.0 / (1.0 + (-score / self.scale).exp()))
+        logistic_value(game, self.scale, || {
+            self.score(game.position(), game.side_to_move())
+        })
     }
 }
 
@@ -266,7 +264,10 @@ mod tests {
         assert_eq!(difference("W:W21,22:B1,3", "W:W21,22:B1,2", "bridge"), 1.0);
         assert_eq!(terms_of("W:WK21:B1,3")[term("bridge")], 0.0);
         // A man in the dog-hole.
-        assert_eq!(difference("B:W32,15:B28,5", "B:W32,15:B27,5", "dog-hole"), 1.0);
+        assert_eq!(
+            difference("B:W32,15:B28,5", "B:W32,15:B27,5", "dog-hole"),
+            1.0
+        );
         // Kings in the centre and on the edge.
         assert_eq!(terms_of("B:W30:BK15")[term("centre-king")], 1.0);
         assert_eq!(terms_of("B:W30:BK12")[term("edge-king")], 1.0);

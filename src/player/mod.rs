@@ -83,8 +83,10 @@ pub const PLAYERS: &[PlayerKind] = &[
     },
     PlayerKind {
         name: "alphabeta",
-        doc: "negamax alpha-beta with iterative deepening, transposition table, killer and \
-              history ordering, quiescence on captures",
+        doc:
+            "negamax alpha-beta with iterative deepening, aspiration windows, principal-variation \
+              search, late-move reductions, transposition table, killer and history ordering, \
+              quiescence on captures and a threat extension",
         options: &[
             (
                 "depth",

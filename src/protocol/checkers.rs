@@ -14,7 +14,7 @@ pub type CheckersEngine = Engine<Checkers>;
 const EXPECTED_GAME_PLIES: usize = 100;
 
 impl ProtocolGame for Checkers {
-    const DEFAULT_PLAYER: &'static str = "alphabeta:eval=material";
+    const DEFAULT_PLAYER: &'static str = "alphabeta:eval=knowledge";
 
     fn restarted(&self) -> Checkers {
         Checkers::new().with_rules(self.rules())
@@ -163,14 +163,19 @@ fn clear_board(e: &mut CheckersEngine, _args: &[String]) -> Result<String, Strin
 }
 
 fn play(e: &mut CheckersEngine, args: &[String]) -> Result<String, String> {
+    play_move(&mut e.game, args)
+}
+
+/// `play MOVE`: plays the PDN move in `game` (refused once the game is over); the protocol's
+/// answer.
+pub fn play_move(game: &mut Checkers, args: &[String]) -> Result<String, String> {
     let [text] = args else {
         return Err("usage: play MOVE".to_string());
     };
-    if e.game.outcome().is_some() {
+    if game.outcome().is_some() {
         return Err("illegal move: the game is over".to_string());
     }
-    e.game
-        .try_play(text)
+    game.try_play(text)
         .map(|_| String::new())
         .map_err(|err| err.to_string())
 }

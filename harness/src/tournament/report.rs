@@ -32,6 +32,10 @@ pub struct Standing {
     pub elo: f64,
     /// Its 95% error bar.
     pub error95: f64,
+    /// Mean wall time of its moves in milliseconds (forced and book moves included); not
+    /// in `summary.json`, which stays the same for the same games however they were timed.
+    #[serde(skip)]
+    pub ms_per_move: f64,
 }
 
 /// A pairing's statistics from its first player's side.
@@ -89,6 +93,9 @@ pub fn summarize(event: &Event, entries: &[&Entry]) -> EventSummary {
     sorted.sort_by_key(|e| e.index);
     let mut crosstable = vec![vec![0.0; n]; n];
     let mut games_of = vec![0u64; n];
+    // Milliseconds and moves of each player: tournament games start with Black to move,
+    // so the first agent move after the book is Black's when the book has an even length.
+    let mut thinking = vec![(0.0, 0u64); n];
     let mut terminations = BTreeMap::new();
     let mut bt_games = Vec::new();
     for entry in &sorted {
@@ -98,6 +105,16 @@ pub fn summarize(event: &Event, entries: &[&Entry]) -> EventSummary {
         games_of[entry.black] += 1;
         games_of[entry.white] += 1;
         bt_games.push((entry.black, entry.white, score));
+        for (k, mv) in entry.record.moves.iter().enumerate() {
+            let black_moves = (entry.record.opening.len() + k) % 2 == 0;
+            let player = if black_moves {
+                entry.black
+            } else {
+                entry.white
+            };
+            thinking[player].0 += mv.ms;
+            thinking[player].1 += 1;
+        }
         *terminations
             .entry(entry.record.termination.name().to_string())
             .or_insert(0) += 1;
@@ -154,6 +171,7 @@ pub fn summarize(event: &Event, entries: &[&Entry]) -> EventSummary {
             games: games_of[i],
             elo: elo[i],
             error95: error95[i],
+            ms_per_move: thinking[i].0 / thinking[i].1.max(1) as f64,
         })
         .collect();
     standings.sort_by(|x, y| y.points.total_cmp(&x.points).then(y.elo.total_cmp(&x.elo)));
@@ -190,7 +208,7 @@ pub fn table_text(summary: &EventSummary) -> String {
     let header: String = (1..=n).map(|i| format!("{i:>6}")).collect();
     let _ = writeln!(
         out,
-        "  #  {:<width$}{header}   points  games   score     Elo   +-95%",
+        "  #  {:<width$}{header}   points  games   score     Elo   +-95%  ms/move",
         "player"
     );
     for (rank, s) in summary.standings.iter().enumerate() {
@@ -210,14 +228,15 @@ pub fn table_text(summary: &EventSummary) -> String {
             .collect();
         let _ = writeln!(
             out,
-            "{:>3}  {:<width$}{row}   {:>6.1}  {:>5}  {:>5.1}%  {:>+6.0}  {:>6.0}",
+            "{:>3}  {:<width$}{row}   {:>6.1}  {:>5}  {:>5.1}%  {:>+6.0}  {:>6.0}  {:>7.1}",
             rank + 1,
             s.name,
             s.points,
             s.games,
             100.0 * s.points / s.games.max(1) as f64,
             s.elo,
-            s.error95
+            s.error95,
+            s.ms_per_move
         );
     }
     let _ = writeln!(out, "  (columns follow the player list order: {})", {
