@@ -98,10 +98,7 @@ impl EngineLibrary {
         // SAFETY: a NUL-terminated command and a reply buffer of TEXT_BUFFER bytes, the
         // sizes CheckerBoard passes.
         let understood = unsafe { function(command.as_ptr(), reply.as_mut_ptr()) };
-        reply[TEXT_BUFFER - 1] = 0;
-        // SAFETY: the buffer is NUL-terminated (its last byte at the latest).
-        let text = unsafe { CStr::from_ptr(reply.as_ptr()) }.to_string_lossy();
-        (understood != 0).then(|| text.trim().to_string())
+        (understood != 0).then(|| buffer_text(&mut reply))
     }
 
     /// The engine's name (`enginecommand name`), or the library's file name.
@@ -168,12 +165,7 @@ impl EngineLibrary {
             thinking.store(false, Ordering::Release);
             verdict
         });
-        status[TEXT_BUFFER - 1] = 0;
-        // SAFETY: the buffer is NUL-terminated.
-        let status = unsafe { CStr::from_ptr(status.as_ptr()) }
-            .to_string_lossy()
-            .trim()
-            .to_string();
+        let status = buffer_text(&mut status);
         let changed = (board != before).then_some(&board);
         let mv = identify_move(position, changed, &cb_move)?;
         Ok(EngineMove {
@@ -182,6 +174,19 @@ impl EngineLibrary {
             verdict,
         })
     }
+}
+
+/// The text a library wrote into `buffer`, trimmed (the last byte is made a NUL first, in
+/// case the library wrote none).
+fn buffer_text(buffer: &mut [c_char]) -> String {
+    if let Some(last) = buffer.last_mut() {
+        *last = 0;
+    }
+    // SAFETY: the buffer is NUL-terminated (its last byte at the latest).
+    unsafe { CStr::from_ptr(buffer.as_ptr()) }
+        .to_string_lossy()
+        .trim()
+        .to_string()
 }
 
 /// The legal move of `before` that an engine answered: by the board it wrote back when it

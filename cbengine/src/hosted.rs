@@ -9,7 +9,7 @@ use tmbot::game::checkers::{to_fen, Checkers};
 use tmbot::game::Game;
 use tmbot::protocol::checkers::{game_history, play_move};
 use tmbot::protocol::clock::Clock;
-use tmbot::protocol::engine::{parse_color, ProtocolGame, DEFAULT_GAME_TIME};
+use tmbot::protocol::engine::{parse_color, parse_seconds, ProtocolGame, DEFAULT_GAME_TIME};
 use tmbot::protocol::registry::{Command, Identity, Registry};
 use tmbot::stop::StopFlag;
 
@@ -206,12 +206,7 @@ fn legal_moves(h: &mut Hosted, _args: &[String]) -> Result<String, String> {
 fn time_left(h: &mut Hosted, args: &[String]) -> Result<String, String> {
     match args {
         [color, value] | [color, value, _] => {
-            let seconds: f64 = value
-                .parse()
-                .ok()
-                .filter(|s: &f64| s.is_finite())
-                .ok_or_else(|| format!("'{value}' is not a number of seconds"))?;
-            h.clock.set_left(parse_color(color)?, seconds);
+            h.clock.set_left(parse_color(color)?, parse_seconds(value)?);
             Ok(String::new())
         }
         _ => Err("usage: time_left COLOR SECONDS".to_string()),

@@ -109,14 +109,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let spread: Terms = spread.map(|s| (s / examples.len() as f64).sqrt().max(1e-9));
     let current = Knowledge::default();
-    let start: Terms = std::array::from_fn(|i| current.weights[i] / current.scale * spread[i]);
-    let mut v = start;
+    let mut v: Terms = std::array::from_fn(|i| current.weights[i] / current.scale * spread[i]);
+    // The training terms scaled once, not in every pass.
+    let scaled: Vec<(Terms, f64)> = examples
+        .iter()
+        .filter(|e| !e.held_out)
+        .map(|e| (std::array::from_fn(|i| e.terms[i] / spread[i]), e.score))
+        .collect();
     for _ in 0..args.epochs {
         let mut gradient = [0.0; TERM_COUNT];
-        for e in examples.iter().filter(|e| !e.held_out) {
-            let x: Terms = std::array::from_fn(|i| e.terms[i] / spread[i]);
-            let error = sigmoid(dot(&v, &x)) - e.score;
-            for (g, xi) in gradient.iter_mut().zip(&x) {
+        for (x, score) in &scaled {
+            let error = sigmoid(dot(&v, x)) - score;
+            for (g, xi) in gradient.iter_mut().zip(x) {
                 *g += error * xi;
             }
         }

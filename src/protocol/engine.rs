@@ -290,8 +290,8 @@ impl<G: ProtocolGame> Engine<G> {
                     .map_err(|_| format!("seed must be an integer, not '{value}'"))?;
                 self.rng = seeded(self.seed);
             }
-            "max_time" => self.max_time = seconds(&value)?,
-            "increment" => self.clock.increment = seconds(&value)?,
+            "max_time" => self.max_time = parse_seconds(&value)?,
+            "increment" => self.clock.increment = parse_seconds(&value)?,
             "resign_threshold" => {
                 self.resign_threshold = match value.as_str() {
                     "off" => None,
@@ -320,7 +320,7 @@ impl<G: ProtocolGame> Engine<G> {
             [color] => Ok(seconds_text(self.clock.left(parse_color(color)?))),
             [color, value] | [color, value, _] => {
                 let color = parse_color(color)?;
-                self.clock.set_left(color, seconds(value)?);
+                self.clock.set_left(color, parse_seconds(value)?);
                 Ok(String::new())
             }
             _ => Err("usage: time_left [COLOR [SECONDS [STONES]]]".to_string()),
@@ -384,7 +384,8 @@ pub fn parse_color(text: &str) -> Result<Color, String> {
 }
 
 /// Parses a non-negative number of seconds.
-fn seconds(text: &str) -> Result<f64, String> {
+/// Reads a clock's seconds (`time_left`): a number from 0 to 10^9.
+pub fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(s) if (0.0..1e9).contains(&s) => Ok(s),
         _ => Err(format!("'{text}' is not a number of seconds")),

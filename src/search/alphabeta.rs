@@ -313,14 +313,12 @@ impl<G: SearchGame> AlphaBeta<G> {
         // A quiet position at the horizon is evaluated, unless the opponent threatens a
         // capture: then the side to move gets one more ply to answer (once per line).
         let mut depth = depth;
-        let threat_extension = depth == 0
-            && game.is_quiet()
-            && ply < MAX_PLY
-            && !self.threat_extended
-            && game.is_threatened();
+        let quiet_horizon = depth == 0 && game.is_quiet();
+        let threat_extension =
+            quiet_horizon && ply < MAX_PLY && !self.threat_extended && game.is_threatened();
         if threat_extension {
             depth = 1;
-        } else if ply >= MAX_PLY || (depth == 0 && game.is_quiet()) {
+        } else if ply >= MAX_PLY || quiet_horizon {
             return centi_score(evaluator.evaluate_one(game).value);
         }
         self.threat_extended |= threat_extension;
