@@ -1,15 +1,20 @@
-//! A brute-force solver written here reproduces the solved-opening tables of the reference
+//! The solved-opening tables of the reference, reproduced by the project's DFPN solver
+//! (3x3 to 6x6) and, as a check on the oracle itself, by a brute-force solver written here
 //! (3x3 and 4x4 by plain minimax, and 4x4 again with centre-first ordering, immediate wins
 //! and must-play blocks), with a transposition table on the exact stones.
 
 use std::collections::HashMap;
 use tmbot::game::hex::{CellSet, Hex, HexMove};
 use tmbot::game::{Color, Game};
+use tmbot::search::dfpn::Dfpn;
+use tmbot::search::Limits;
 
 /// Result for Black of each first move (`B` wins, `w` loses), rows top to bottom, from
 /// shared/reference/hex.md ("Solved openings").
 const OPENINGS_3X3: [&str; 3] = ["wwB", "BBB", "Bww"];
 const OPENINGS_4X4: [&str; 4] = ["wwwB", "wwBw", "wBww", "Bwww"];
+const OPENINGS_5X5: [&str; 5] = ["wwwwB", "wBBBB", "wBBBw", "BBBBw", "Bwwww"];
+const OPENINGS_6X6: [&str; 6] = ["wwwwwB", "wBBBBB", "BBBBBB", "BBBBBB", "BBBBBw", "Bwwwww"];
 
 /// Exact solver: whether the side to move wins, memoised on the stones. With `ordered`,
 /// moves are tried centre first, an immediate win is looked for first, and an immediate
@@ -182,4 +187,72 @@ fn decided_positions_are_solved_wins() {
         decided >= 20,
         "only {decided} decided positions were checked"
     );
+}
+
+/// The DFPN solver's result for Black of every first move, one table row per board row.
+/// A first move and its 180-degree rotation are the same opening, so each pair is solved
+/// once (from the top half) and the table is checked whole.
+fn dfpn_openings(size: usize) -> Vec<String> {
+    let mut solver = Dfpn::default();
+    let mut game = Hex::new(size, size).unwrap();
+    let cells = size * size;
+    let mut results = vec!['?'; cells];
+    let mut expansions = 0;
+    for cell in (0..cells).filter(|&c| c <= cells - 1 - c) {
+        game.play(HexMove::Cell(cell as u16));
+        let proof = solver.solve(&game, &Limits::default());
+        game.undo();
+        expansions += proof.expansions;
+        let result = match proof.winner {
+            Some(Color::Black) => 'B',
+            Some(Color::White) => 'w',
+            None => '?',
+        };
+        results[cell] = result;
+        results[cells - 1 - cell] = result;
+    }
+    eprintln!("{size}x{size}: {expansions} expansions");
+    results
+        .chunks(size)
+        .map(|row| row.iter().collect())
+        .collect()
+}
+
+#[test]
+fn dfpn_reproduces_the_3x3_to_5x5_openings() {
+    assert_eq!(dfpn_openings(3), OPENINGS_3X3);
+    assert_eq!(dfpn_openings(4), OPENINGS_4X4);
+    assert_eq!(dfpn_openings(5), OPENINGS_5X5);
+}
+
+#[test]
+fn dfpn_reproduces_the_6x6_openings() {
+    assert_eq!(dfpn_openings(6), OPENINGS_6X6);
+}
+
+#[test]
+fn dfpn_agrees_with_brute_force_on_random_4x4_positions() {
+    use tmbot::rng::seeded;
+    let mut rng = seeded(7);
+    let mut dfpn = Dfpn::default();
+    let mut brute = Solver::new(true);
+    let mut checked = 0;
+    while checked < 300 {
+        let mut game = Hex::new(4, 4).unwrap();
+        let plies = 1 + checked % 8;
+        tmbot::game::play_random_plies(&mut game, &mut rng, plies, |_, _| {});
+        if game.outcome().is_some() {
+            continue;
+        }
+        let me = game.side_to_move();
+        let proof = dfpn.solve(&game, &Limits::default());
+        let wins = brute.side_to_move_wins(&mut game.clone());
+        assert_eq!(proof.winner == Some(me), wins, "{}", game.position_text());
+        if let Some(cell) = proof.winning_move {
+            let mut after = game.clone();
+            after.play(HexMove::Cell(cell as u16));
+            assert!(!brute.side_to_move_wins(&mut after), "{cell} does not win");
+        }
+        checked += 1;
+    }
 }

@@ -18,6 +18,7 @@ mod plural;
 mod replay;
 mod selfplay;
 mod showcase;
+mod solve;
 mod sprt;
 mod stats;
 mod tournament;
@@ -40,6 +41,8 @@ enum Command {
     Showcase(showcase::Args),
     /// Count the leaves of the legal-move tree (rules oracle and speed test).
     Perft(perft::Args),
+    /// Solve a Hex position, or every first move of a board (DFPN with virtual connections).
+    Solve(solve::Args),
     /// Replay every game of a PDN file and report the ones that fail.
     Replay(replay::Args),
     /// Train a Tsetlin Machine on a dataset and save the model.
@@ -104,6 +107,7 @@ fn main() {
     let result = match cli.command {
         Command::Showcase(args) => showcase::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Solve(args) => solve::run(args),
         Command::Evolve(args) => evolve::run(args),
         Command::Selfplay(args) => selfplay::run(args),
         Command::Dataset(args) => dataset::run(args),

@@ -156,6 +156,12 @@ pub const PLAYERS: &[PlayerKind] = &[
                 "prior-depth",
                 "tree levels whose new children get priors, 1 to 64 (default 1: the root's)",
             ),
+            (
+                "solver",
+                "Hex: solver nodes spent on the root first, at most 10^8 (at most a quarter \
+                 of the move's time): a proven win is played at once, moves proven to lose \
+                 are left out (default 0: off)",
+            ),
         ],
     },
     PlayerKind {
@@ -320,6 +326,7 @@ impl<G: SearchGame> Player<G> {
                 "threads" => mcts.threads = read(key, value, |v| bounded(v, 1, MAX_THREADS))?,
                 "reuse" => mcts.reuse = read(key, value, parse_switch)?,
                 "expand" => mcts.expand_after = read(key, value, |v| bounded(v, 1, MAX_EXPAND))?,
+                "solver" => mcts.solver = read(key, value, |v| bounded(v, 0, MAX_NODES))?,
                 "prior" => prior_spec = Some(value.clone()),
                 "prior-visits" => prior_visits = read(key, value, |v| bounded(v, 1, MAX_EXPAND))?,
                 "prior-depth" => {

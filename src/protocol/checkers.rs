@@ -16,6 +16,8 @@ const EXPECTED_GAME_PLIES: usize = 100;
 impl ProtocolGame for Checkers {
     const DEFAULT_PLAYER: &'static str = "alphabeta:eval=knowledge";
 
+    type Tools = ();
+
     fn restarted(&self) -> Checkers {
         Checkers::new().with_rules(self.rules())
     }

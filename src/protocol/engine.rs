@@ -15,6 +15,10 @@ pub trait ProtocolGame: SearchGame {
     /// The player used when none is given.
     const DEFAULT_PLAYER: &'static str;
 
+    /// State of this game's own commands that lives as long as the session (the Hex
+    /// solver's table and settings).
+    type Tools: Default;
+
     /// A new game with the same size and rules, at its start.
     fn restarted(&self) -> Self;
 
@@ -58,6 +62,8 @@ pub struct Engine<G: ProtocolGame> {
     generated_for: [bool; 2],
     /// The colour that resigned in this game, if one did.
     resigned: Option<Color>,
+    /// This game's own commands' state ([`ProtocolGame::Tools`]).
+    pub tools: G::Tools,
     /// The game-info of the loaded record (`PB`, `Event`, ...), kept when it is saved.
     loaded_info: Vec<(String, String)>,
 }
@@ -89,6 +95,7 @@ impl<G: ProtocolGame> Engine<G> {
             resign_threshold: None,
             generated_for: [false; 2],
             resigned: None,
+            tools: G::Tools::default(),
             loaded_info: Vec::new(),
         })
     }

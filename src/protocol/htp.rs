@@ -7,6 +7,7 @@
 //! `swap` are accepted as the same move).
 
 use super::engine::{parse_color, Engine, Generated, ProtocolGame};
+use super::htp_solver;
 use super::registry::{Command, Identity, Registry};
 use crate::game::hex::{notation, sgf::SgfRecord, Hex, HexMove, SwapRule};
 use crate::game::{Color, Game};
@@ -16,6 +17,8 @@ pub type HexEngine = Engine<Hex>;
 
 impl ProtocolGame for Hex {
     const DEFAULT_PLAYER: &'static str = "mcts";
+
+    type Tools = super::htp_solver::HexTools;
 
     fn restarted(&self) -> Hex {
         Hex::new(self.width(), self.height())
@@ -44,7 +47,7 @@ pub fn registry() -> Registry<HexEngine> {
     }
 }
 
-const COMMANDS: [Command<HexEngine>; 16] = [
+const COMMANDS: [Command<HexEngine>; 20] = [
     Command {
         name: "boardsize",
         usage: "boardsize W [H]: new empty board",
@@ -124,6 +127,26 @@ const COMMANDS: [Command<HexEngine>; 16] = [
         name: "showposition",
         usage: "showposition: the position as one line of text",
         handler: showposition,
+    },
+    Command {
+        name: "dfpn-solve-state",
+        usage: "dfpn-solve-state [COLOR]: the winner with COLOR to move (empty if not solved)",
+        handler: htp_solver::solve_state,
+    },
+    Command {
+        name: "dfpn-solver-find-winning",
+        usage: "dfpn-solver-find-winning COLOR: the winning moves of COLOR",
+        handler: htp_solver::find_winning,
+    },
+    Command {
+        name: "dfpn-clear-tt",
+        usage: "dfpn-clear-tt: forget the solver's positions",
+        handler: htp_solver::clear_table,
+    },
+    Command {
+        name: "param_dfpn",
+        usage: "param_dfpn [NAME VALUE]: timelimit, tt_entries",
+        handler: htp_solver::param_dfpn,
     },
 ];
 
@@ -286,6 +309,10 @@ fn analyze_commands(_e: &mut HexEngine, _args: &[String]) -> Result<String, Stri
         "string/ShowBoard/showboard",
         "string/Final Score/final_score",
         "move/Reg GenMove/reg_genmove %c",
+        "string/DFPN Solve State/dfpn-solve-state %c",
+        "plist/DFPN Winning Moves/dfpn-solver-find-winning %c",
+        "none/DFPN Clear Table/dfpn-clear-tt",
+        "param/DFPN Param/param_dfpn",
     ]
     .join("\n"))
 }

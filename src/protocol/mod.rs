@@ -5,6 +5,7 @@ pub mod checkers;
 pub mod clock;
 pub mod engine;
 pub mod htp;
+pub mod htp_solver;
 pub mod line;
 pub mod registry;
 pub mod response;

@@ -2,12 +2,16 @@
 //! patterns of seed 004 for MCTS: answer an intrusion into one of our bridges at once, and
 //! never play a dead cell.
 
-use super::SearchGame;
+use super::dfpn::Dfpn;
+use super::{Limits, RootKnowledge, SearchGame};
 use crate::game::hex::geometry::NEIGHBOUR_OFFSETS;
 use crate::game::hex::{Hex, HexMove, SwapRule};
 use crate::game::{Color, Game, Outcome, Reason};
 use crate::rng::Rng;
 use rand::Rng as _;
+
+/// Positions the root solver's table keeps (it is made anew for every move).
+const SOLVER_TABLE_ENTRIES: usize = 1 << 16;
 
 /// The colour on the six sides of (x, y) in the cyclic order of [`CYCLE`]: a stone, an edge
 /// (Black above and below, White left and right) or nothing; `None` at an obtuse corner.
@@ -145,6 +149,42 @@ impl SearchGame for Hex {
         Some(Outcome::win(winner, Reason::Connection))
     }
 
+    /// A DFPN solve of the root with at most `expansions` nodes (boards of up to 128 cells;
+    /// not while the swap is open, which the solver does not see).
+    fn root_knowledge(&self, expansions: u64, limits: &Limits) -> RootKnowledge<HexMove> {
+        let mut legal = Vec::new();
+        self.legal_moves(&mut legal);
+        let swap_open = legal.iter().any(|mv| !matches!(mv, HexMove::Cell(_)));
+        if expansions == 0 || swap_open || !Dfpn::supports(self) || legal.is_empty() {
+            return RootKnowledge::default();
+        }
+        let mut solver = Dfpn::new(SOLVER_TABLE_ENTRIES);
+        let proof = solver.solve(
+            self,
+            &Limits {
+                nodes: Some(expansions),
+                ..limits.clone()
+            },
+        );
+        let me = self.side_to_move();
+        if proof.winner == Some(me) {
+            return RootKnowledge {
+                winning: proof.winning_move.map(|c| HexMove::Cell(c as u16)),
+                candidates: None,
+            };
+        }
+        let surviving = solver.surviving_moves(self);
+        RootKnowledge {
+            winning: None,
+            candidates: (!surviving.is_empty() && surviving.len() < legal.len()).then(|| {
+                surviving
+                    .into_iter()
+                    .map(|c| HexMove::Cell(c as u16))
+                    .collect()
+            }),
+        }
+    }
+
     fn candidate_moves(&self, moves: &mut Vec<HexMove>, patterns: bool) {
         self.legal_moves(moves);
         if !patterns || moves.is_empty() {
@@ -191,6 +231,72 @@ mod tests {
         assert_eq!(names(&g, &moves), vec!["c3"]);
         g.candidate_moves(&mut moves, false);
         assert_eq!(moves.len(), 25 - 4);
+    }
+
+    #[test]
+    fn the_root_solver_finds_the_win_and_the_must_play_region() {
+        let unlimited = Limits::default();
+        // Black b2 and White c1 on 3x3, Black to move: Black wins, and the move the solver
+        // names is a win.
+        let won = game(3, &["b2", "c1"]);
+        let knowledge = won.root_knowledge(1000, &unlimited);
+        let mv = knowledge.winning.expect("Black to move wins");
+        let mut after = won.clone();
+        after.play(mv);
+        assert_eq!(
+            Dfpn::default().solve(&after, &unlimited).winner,
+            Some(Color::Black)
+        );
+        // White to move on 4x4 after Black's a4, a winning first move: every White move
+        // loses, so nothing is restricted and nothing is won.
+        let lost = game(4, &["a4"]);
+        assert_eq!(
+            lost.root_knowledge(100_000, &unlimited),
+            RootKnowledge::default()
+        );
+        // White to move on 4x4 after Black's a1, a losing first move: the moves that keep
+        // White's win are a subset of the legal moves, each one a real win.
+        let open = game(4, &["a1"]);
+        let knowledge = open.root_knowledge(100_000, &unlimited);
+        let winning = knowledge.winning.expect("White wins");
+        let mut after = open.clone();
+        after.play(winning);
+        assert_eq!(
+            Dfpn::default().solve(&after, &unlimited).winner,
+            Some(Color::White)
+        );
+        // With too few nodes to prove anything, only moves proven to lose are left out.
+        let start = game(7, &["d4"]);
+        let partial = start.root_knowledge(5, &unlimited);
+        assert_eq!(partial.winning, None);
+        if let Some(candidates) = partial.candidates {
+            assert!(!candidates.is_empty() && candidates.len() < 48);
+        }
+        // Off, or while the swap is open, the solver is not asked.
+        assert_eq!(
+            start.root_knowledge(0, &unlimited),
+            RootKnowledge::default()
+        );
+        let mut swap = Hex::new(5, 5).unwrap().with_swap(SwapRule::Benzene);
+        swap.try_play("a1").unwrap();
+        assert_eq!(
+            swap.root_knowledge(1000, &unlimited),
+            RootKnowledge::default()
+        );
+    }
+
+    #[test]
+    fn an_mcts_with_the_solver_takes_the_proven_win() {
+        use crate::player::Player;
+        use crate::rng::seeded;
+        // Black to move on 5x5 with b2-c3-d4 bridged and both edge templates open but the
+        // c3-d4 bridge intruded at d3: c4 restores the chain and wins.
+        let position = game(5, &["b2", "a5", "c3", "e1", "d4", "d3"]);
+        let mut player = Player::<Hex>::from_spec("mcts:playouts=20,solver=2000").unwrap();
+        let mv = player
+            .choose(&position, &Limits::default(), &mut seeded(1))
+            .unwrap();
+        assert_eq!(position.move_to_text(mv), "c4");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! knowledge: the children of nodes near the root start with virtual visits valued by an
 //! evaluator (all siblings evaluated in one batch).
 
-use super::{argmax_random_tie, Deadline, Limits, SearchGame};
+use super::{argmax_random_tie, Deadline, Limits, RootKnowledge, SearchGame};
 use crate::eval::Evaluator;
 use crate::game::{Color, Game};
 use crate::rng::{self, Rng};
@@ -41,6 +41,9 @@ pub struct MctsConfig<G: Game> {
     /// Prior knowledge: new children get [`Prior::visits`] virtual visits worth the
     /// evaluator's value of their position.
     pub prior: Option<Prior<G>>,
+    /// Solver nodes spent on the root before searching ([`SearchGame::root_knowledge`]):
+    /// a proven win is played at once, moves proven to lose stay out of the tree (0: off).
+    pub solver: u64,
 }
 
 /// Prior knowledge for new tree nodes (virtual visits, as in Gelly and Silver's UCT with
@@ -66,6 +69,7 @@ impl<G: Game> Default for MctsConfig<G> {
             reuse: false,
             expand_after: 2,
             prior: None,
+            solver: 0,
         }
     }
 }
@@ -140,6 +144,8 @@ impl<M> Node<M> {
 pub struct Tree<G: Game> {
     nodes: Vec<Node<G::Move>>,
     root_hash: u64,
+    /// The only moves the root may get when it is expanded (from the root solver).
+    root_moves: Option<Vec<G::Move>>,
 }
 
 impl<G: SearchGame> Tree<G> {
@@ -147,6 +153,7 @@ impl<G: SearchGame> Tree<G> {
         Tree {
             nodes: vec![Node::new(None, game.side_to_move().opponent())],
             root_hash: game.hash(),
+            root_moves: None,
         }
     }
 
@@ -197,6 +204,7 @@ impl<G: SearchGame> Tree<G> {
         Tree {
             nodes,
             root_hash: hash,
+            root_moves: None,
         }
     }
 
@@ -243,7 +251,10 @@ impl<G: SearchGame> Tree<G> {
                 && (index == 0 || self.nodes[index].visits >= config.expand_after)
                 && self.nodes.len() < MAX_TREE_NODES
             {
-                position.candidate_moves(&mut moves, config.patterns);
+                match (&self.root_moves, index) {
+                    (Some(root_moves), 0) => moves.clone_from(root_moves),
+                    _ => position.candidate_moves(&mut moves, config.patterns),
+                }
                 moves.shuffle(rng);
                 let mover = position.side_to_move();
                 let first = self.nodes.len();
@@ -445,6 +456,26 @@ impl<G: SearchGame> Mcts<G> {
         let threads = self.trees.len() as u64;
         let node_limit = limits.nodes.unwrap_or(u64::MAX);
         let deadline = Deadline::of(limits);
+        let knowledge = if self.config.solver > 0 {
+            // The solver may take a quarter of the move's time.
+            let share = Limits {
+                time: limits.time.map(|t| t / 4),
+                stop: limits.stop.clone(),
+                ..Limits::default()
+            };
+            game.root_knowledge(self.config.solver, &share)
+        } else {
+            RootKnowledge::default()
+        };
+        if let Some(mv) = knowledge.winning {
+            return MctsReport {
+                best: Some(mv),
+                value: Some(1.0),
+                visits: vec![(mv, 0)],
+                simulations: 0,
+                tree_nodes: 0,
+            };
+        }
         let seed: u64 = rng.random();
         let reuse = self.config.reuse;
         let config = &self.config;
@@ -456,6 +487,9 @@ impl<G: SearchGame> Mcts<G> {
                 _ => Tree::new(game),
             })
             .collect();
+        for tree in &mut trees {
+            tree.root_moves.clone_from(&knowledge.candidates);
+        }
         let reused: u64 = trees.iter().map(|t| u64::from(t.nodes[0].visits)).sum();
         let run = |k: usize, tree: &mut Tree<G>| {
             let share = playouts / threads + u64::from((k as u64) < playouts % threads);

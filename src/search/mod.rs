@@ -1,10 +1,12 @@
 //! Searches that pick a move: greedy, the averaging tree, alpha-beta, UCT/MCTS and flat
 //! Monte Carlo. All are generic over [`SearchGame`]; every random choice draws from the
 //! [`Rng`] passed in, so a search under playout, node or depth limits is reproducible.
+//! [`dfpn`] is the Hex solver (proof-number search), which MCTS may consult at the root.
 
 pub mod alphabeta;
 pub mod avgtree;
 mod checkers;
+pub mod dfpn;
 pub mod flatmc;
 pub mod greedy;
 mod hex;
@@ -45,6 +47,24 @@ impl Limits {
             nodes: overrides.nodes.or(self.nodes),
             depth: overrides.depth.or(self.depth),
             stop: overrides.stop.clone().or_else(|| self.stop.clone()),
+        }
+    }
+}
+
+/// What [`SearchGame::root_knowledge`] proved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootKnowledge<M> {
+    /// A move proven to win.
+    pub winning: Option<M>,
+    /// The moves not proven to lose, when some were (`None`: no restriction).
+    pub candidates: Option<Vec<M>>,
+}
+
+impl<M> Default for RootKnowledge<M> {
+    fn default() -> Self {
+        RootKnowledge {
+            winning: None,
+            candidates: None,
         }
     }
 }
@@ -113,6 +133,14 @@ pub trait SearchGame: EvalGame {
     ) -> Option<Outcome> {
         trace.clear();
         crate::game::playout_with(self, rng, max_plies, |color, mv| trace.push((color, mv)))
+    }
+
+    /// What a solver proves at the root before MCTS searches, within `expansions` solver
+    /// nodes and `limits`: a winning move, or the moves not proven to lose (MCTS leaves the
+    /// others out of its tree). The default proves nothing.
+    fn root_knowledge(&self, expansions: u64, limits: &Limits) -> RootKnowledge<Self::Move> {
+        let _ = (expansions, limits);
+        RootKnowledge::default()
     }
 
     /// The moves MCTS should consider. With `patterns`, games may answer forced patterns

@@ -12,6 +12,7 @@ pub mod notation;
 pub mod sgf;
 pub mod state;
 pub mod union_find;
+pub mod vc;
 
 pub use board::{Board, CellSet, MAX_CELLS};
 pub use state::{Hex, HexMove, SwapRule, UnreachableCounts};
