@@ -41,7 +41,7 @@ fn side(game: &Hex, x: i32, y: i32) -> Side {
 
 /// An empty cell is dead when four consecutive sides around it belong to one colour: the
 /// other two sides touch each other, so no connection needs the cell.
-fn is_dead(game: &Hex, cell: usize) -> bool {
+pub(crate) fn is_dead(game: &Hex, cell: usize) -> bool {
     let (x, y) = game.xy(cell);
     let sides: Vec<Side> = CYCLE
         .iter()
