@@ -357,14 +357,19 @@ fn fuzz<G: ProtocolGame>(
     (answered, silent)
 }
 
-/// Both protocols' command names, the protocol's own first and weighted twice: a session
-/// also gets the other protocol's commands with random arguments.
+/// The solver's commands search until the position is solved (minutes or more on the
+/// fuzzed 11x11 board); their arguments and limits are tested in `protocol::htp_solver`.
+const SOLVING_COMMANDS: [&str; 2] = ["dfpn-solve-state", "dfpn-solver-find-winning"];
+
+/// Both protocols' command names but the solving ones, the protocol's own first and weighted
+/// twice: a session also gets the other protocol's commands with random arguments.
 fn names_with_own_first<A, B>(own: &Registry<A>, other: &Registry<B>) -> Vec<String> {
     let own_names = own.list();
     own_names
         .lines()
         .chain(own_names.lines())
         .chain(other.list().lines())
+        .filter(|name| !SOLVING_COMMANDS.contains(name))
         .map(str::to_string)
         .collect()
 }

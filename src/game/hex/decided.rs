@@ -27,13 +27,6 @@ struct Link {
 
 /// Whether `color` is joined to both its edges by a chain of links with disjoint carriers.
 pub fn virtually_connected(game: &Hex, color: Color) -> bool {
-    connection_carrier(game, color).is_some()
-}
-
-/// The empty cells of one chain that joins `color` to both its edges (the union of its
-/// links' carriers, in increasing order; empty for a finished chain), or `None` when no
-/// chain is found. The opponent can break the connection only by playing in this set.
-pub fn connection_carrier(game: &Hex, color: Color) -> Option<Vec<usize>> {
     let (w, h) = (game.width(), game.height());
     // Distance of a cell from the near and far edge, in `color`'s direction.
     let rank = |x: usize, y: usize| if color == Color::Black { y } else { x };
@@ -115,7 +108,6 @@ pub fn connection_carrier(game: &Hex, color: Color) -> Option<Vec<usize>> {
     let mut used = vec![false; w * h];
     let mut budget = BUDGET;
     search(Node::Near, &links, &mut visited, &mut used, &mut budget)
-        .then(|| (0..w * h).filter(|&c| used[c]).collect())
 }
 
 /// Depth-first search for a chain from `at` to the far edge whose carriers stay disjoint.
@@ -184,12 +176,6 @@ mod tests {
         let game = position(5, &["b2", "a5", "c3", "e1", "d4"]);
         assert!(virtually_connected(&game, Color::Black));
         assert!(!virtually_connected(&game, Color::White));
-        let carrier: Vec<String> = connection_carrier(&game, Color::Black)
-            .unwrap()
-            .into_iter()
-            .map(|c| game.cell_name(c))
-            .collect();
-        assert_eq!(carrier, ["b1", "c1", "c2", "b3", "d3", "c4", "c5", "d5"]);
         // An intrusion into one bridge is answered: still decided after the reply.
         let mut cut = game.clone();
         cut.try_play("c2").unwrap();
