@@ -92,6 +92,31 @@ fn errors_mirror_mohex_wording() {
 }
 
 #[test]
+fn the_solver_commands_answer_as_mohex_does() {
+    // On 4x4 Black's a4 wins and a1 loses (the reference's solved openings).
+    let input = "boardsize 4 4\nplay black a4\ndfpn-solve-state white\n\
+                 dfpn-solver-find-winning white\ndfpn-clear-tt\nparam_dfpn timelimit 5\n\
+                 param_dfpn\nundo\nplay black a1\ndfpn-solve-state\n\
+                 dfpn-solver-find-winning white\n";
+    let out = run_engine(&ENGINE, input);
+    let replies = responses(&out);
+    assert_eq!(replies[2], "= black\n\n");
+    assert_eq!(replies[3], "= \n\n", "every White reply loses");
+    assert_eq!(replies[4], "= \n\n");
+    assert_eq!(replies[5], "= \n\n");
+    assert_eq!(
+        replies[6],
+        "= [string] timelimit 5\n[string] tt_entries 4194304\n\n"
+    );
+    assert_eq!(replies[9], "= white\n\n");
+    let winning = replies[10].trim_start_matches("= ").trim_end();
+    assert!(
+        !winning.is_empty() && winning.split(' ').all(|cell| cell.len() == 2),
+        "White's winning replies: {winning:?}"
+    );
+}
+
+#[test]
 fn every_listed_command_is_known_and_tested_here() {
     let out = run_engine(&ENGINE, "list_commands\n");
     let listed: Vec<&str> = out.trim_start_matches("= ").trim_end().lines().collect();
