@@ -44,7 +44,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut solver = Dfpn::new(args.table_entries);
     if let Some(text) = &args.position {
         let game = Hex::from_position_text(text).context("--position")?;
-        check_size(&game)?;
+        Dfpn::check_board(&game).map_err(anyhow::Error::msg)?;
         let started = Instant::now();
         let proof = solver.solve(&game, &limits);
         let winner = proof.winner.map_or("not solved", Color::name);
@@ -62,7 +62,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let width = args.width.unwrap_or(args.size);
     let height = args.height.unwrap_or(args.size);
     let mut game = Hex::new(width, height).map_err(|e| anyhow::anyhow!("board: {e}"))?;
-    check_size(&game)?;
+    Dfpn::check_board(&game).map_err(anyhow::Error::msg)?;
     println!("{width}x{height}: the result for Black of each first move (B wins, w loses; Black joins top and bottom)");
     let started = Instant::now();
     let mut expansions = 0;
@@ -100,16 +100,5 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         started.elapsed().as_secs_f64(),
         solver.table_entries()
     );
-    Ok(())
-}
-
-fn check_size(game: &Hex) -> anyhow::Result<()> {
-    if !Dfpn::supports(game) {
-        bail!(
-            "the solver handles boards of up to 128 cells, not {}x{}",
-            game.width(),
-            game.height()
-        );
-    }
     Ok(())
 }

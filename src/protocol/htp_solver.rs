@@ -36,13 +36,7 @@ fn position(e: &HexEngine, args: &[String], usage: &str) -> Result<Hex, String> 
         [color] => game.set_side_to_move(parse_color(color)?),
         _ => return Err(format!("usage: {usage}")),
     }
-    if !Dfpn::supports(&game) {
-        return Err(format!(
-            "the solver handles boards of up to 128 cells, not {}x{}",
-            game.width(),
-            game.height()
-        ));
-    }
+    Dfpn::check_board(&game)?;
     Ok(game)
 }
 

@@ -14,9 +14,9 @@ use crate::game::hex::vc::{ones, Carrier, HSearchLimits, VirtualConnections, MAX
 use crate::game::hex::{Hex, HexMove};
 use crate::game::{Color, Game};
 use crate::search::hex::is_dead;
-use crate::search::Limits;
+use crate::search::{Deadline, Limits};
 use std::collections::HashMap;
-use std::time::Instant;
+use std::rc::Rc;
 
 /// Proof and disproof numbers at or above this stand for infinity.
 const INFINITE: u32 = 1 << 30;
@@ -31,7 +31,7 @@ struct Entry {
     phi: u32,
     delta: u32,
     /// The moves worth trying (the must-play region, ordered), once the node was expanded.
-    moves: Option<Box<[u16]>>,
+    moves: Option<Rc<[u16]>>,
     /// A move that wins at once (it completes a chain), when there is one.
     winning: Option<u16>,
 }
@@ -63,9 +63,8 @@ pub struct Dfpn {
     table: HashMap<u64, Entry>,
     max_entries: usize,
     expansions: u64,
-    deadline: Option<Instant>,
+    deadline: Deadline,
     node_limit: Option<u64>,
-    limits: Limits,
     stopped: bool,
 }
 
@@ -82,16 +81,24 @@ impl Dfpn {
             table: HashMap::new(),
             max_entries: max_entries.max(1024),
             expansions: 0,
-            deadline: None,
+            deadline: Deadline::default(),
             node_limit: None,
-            limits: Limits::default(),
             stopped: false,
         }
     }
 
-    /// Whether the solver handles `game`'s board (at most 128 cells: up to 11x11).
-    pub fn supports(game: &Hex) -> bool {
-        game.cell_count() <= MAX_CELLS
+    /// Whether the solver handles `game`'s board (at most 128 cells: up to 11x11); the
+    /// error names the board otherwise.
+    pub fn check_board(game: &Hex) -> Result<(), String> {
+        if game.cell_count() <= MAX_CELLS {
+            Ok(())
+        } else {
+            Err(format!(
+                "the solver handles boards of up to {MAX_CELLS} cells, not {}x{}",
+                game.width(),
+                game.height()
+            ))
+        }
     }
 
     /// Forgets every position.
@@ -108,20 +115,11 @@ impl Dfpn {
     /// stop flag; none set means until solved).
     ///
     /// # Panics
-    /// On boards of more than 128 cells (see [`Dfpn::supports`]).
+    /// On boards of more than 128 cells (see [`Dfpn::check_board`]).
     pub fn solve(&mut self, game: &Hex, limits: &Limits) -> Proof {
-        assert!(
-            Dfpn::supports(game),
-            "the solver handles boards of up to {MAX_CELLS} cells"
-        );
-        let start = Instant::now();
-        self.deadline = limits.time.map(|t| start + t);
-        self.node_limit = limits.nodes;
-        self.limits = limits.clone();
-        self.stopped = false;
-        self.expansions = 0;
-        let mut position = bare_position(game);
-        let me = position.side_to_move();
+        if let Err(error) = Dfpn::check_board(game) {
+            panic!("{error}");
+        }
         if let Some(outcome) = game.outcome() {
             return Proof {
                 winner: outcome.winner,
@@ -129,6 +127,12 @@ impl Dfpn {
                 expansions: 0,
             };
         }
+        self.deadline = Deadline::of(limits);
+        self.node_limit = limits.nodes;
+        self.stopped = false;
+        self.expansions = 0;
+        let mut position = bare_position(game);
+        let me = position.side_to_move();
         let (phi, delta) = self.mid(&mut position, INFINITE - 1, INFINITE - 1);
         let winner = if phi == 0 {
             Some(me)
@@ -211,10 +215,8 @@ impl Dfpn {
     /// Whether a limit is reached (an expansion costs far more than these checks).
     fn out_of_time(&mut self) -> bool {
         if !self.stopped {
-            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
-            let raised = self.limits.stop.as_ref().is_some_and(|s| s.is_raised());
             let spent = self.node_limit.is_some_and(|n| self.expansions >= n);
-            self.stopped = late || raised || spent;
+            self.stopped = spent || self.deadline.passed();
         }
         self.stopped
     }
@@ -235,7 +237,7 @@ impl Dfpn {
                     Expansion::Won(winning) => (proven(true, winning), None),
                     Expansion::Lost => (proven(false, None), None),
                     Expansion::Open(moves) => {
-                        let moves: Box<[u16]> = moves.into();
+                        let moves: Rc<[u16]> = moves.into();
                         let entry = Entry {
                             phi: 1,
                             delta: moves.len() as u32,

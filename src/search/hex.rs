@@ -155,7 +155,7 @@ impl SearchGame for Hex {
         let mut legal = Vec::new();
         self.legal_moves(&mut legal);
         let swap_open = legal.iter().any(|mv| !matches!(mv, HexMove::Cell(_)));
-        if expansions == 0 || swap_open || !Dfpn::supports(self) || legal.is_empty() {
+        if expansions == 0 || swap_open || Dfpn::check_board(self).is_err() || legal.is_empty() {
             return RootKnowledge::default();
         }
         let mut solver = Dfpn::new(SOLVER_TABLE_ENTRIES);
