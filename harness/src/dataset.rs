@@ -199,6 +199,9 @@ pub struct PositionRow<'a> {
     pub position: &'a str,
     /// Black's score in the game (1, 0.5 or 0).
     pub outcome_black: f64,
+    /// The value the search of the player to move gave its move here, for the side to move
+    /// (0 to 1), when it gave one.
+    pub value: Option<f64>,
 }
 
 /// Calls `each` with every row of the positions file `path` (its header checked) and a
@@ -230,6 +233,15 @@ pub fn for_each_position(
             outcome_black: f[7]
                 .parse()
                 .with_context(|| format!("{}: outcome_black", at()))?,
+            value: match f[8] {
+                "" => None,
+                text => Some(
+                    text.parse()
+                        .ok()
+                        .filter(|v| (0.0..=1.0).contains(v))
+                        .with_context(|| format!("{}: value '{text}' is not in [0, 1]", at()))?,
+                ),
+            },
         };
         each(&row, &at)?;
     }

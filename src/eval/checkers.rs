@@ -142,12 +142,13 @@ impl EvalGame for Checkers {
         );
         registry.register(
             "knowledge",
-            "knowledge - checkers material with trade-down, back rank and bridge, centre, runaways, dog-holes, king placement and mobility",
+            "knowledge[:PATH] - checkers material with trade-down, back rank and bridge, centre, runaways, dog-holes, king placement, mobility and square tables; PATH: a weights file written by arena tune --out",
             |arg| {
+                use super::checkers_knowledge::Knowledge;
                 if arg.is_empty() {
-                    Ok(Arc::new(super::checkers_knowledge::Knowledge::default()))
+                    Ok(Arc::new(Knowledge::default()))
                 } else {
-                    Err(format!("knowledge takes no argument (got '{arg}')"))
+                    Ok(Arc::new(Knowledge::load(std::path::Path::new(arg))?))
                 }
             },
         );

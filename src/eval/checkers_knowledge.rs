@@ -1,10 +1,12 @@
 //! A checkers evaluation with the game's classic knowledge (after the terms Chinook and Cake
 //! describe): material with an incentive to trade down when ahead, the back-rank guard and
 //! its bridge, the centre, men that advance as the board empties, runaway men with a free
-//! path to the crowning row, dog-holes, kings in the centre or stuck on the edge, and
-//! mobility. It is linear: a weight per term ([`TERMS`]), so the weights can be fitted to
-//! game outcomes by logistic regression (`arena tune`). Scores are in hundredths of a man;
-//! they go through a logistic curve to a value in [0,1] for the side to move, as
+//! path to the crowning row, dog-holes, kings in the centre, stuck on the edge or trapped,
+//! men balanced over both wings, mobility, and tables of square values (men in the opening
+//! and in the ending, kings) that carry tempo and structure. It is linear: a weight per term
+//! ([`term_name`]), so the weights can be fitted by logistic regression (`arena tune`) to
+//! game outcomes or to a stronger search's values. Scores are in hundredths of a man; they
+//! go through a logistic curve to a value in [0,1] for the side to move, as
 //! [`super::checkers::Material`]'s do.
 
 use super::checkers::{logistic_value, mobility, pending_capture_credit};
@@ -13,8 +15,9 @@ use crate::game::checkers::{Checkers, Position};
 use crate::game::{Color, Game};
 use std::sync::OnceLock;
 
-/// The terms, each counted for Black less White (then turned to the side asked about).
-pub const TERMS: [&str; 14] = [
+/// The named terms, each counted for Black less White (then turned to the side asked about);
+/// the square tables follow them (see [`term_name`]).
+pub const NAMED_TERMS: [&str; 17] = [
     "man",
     "king",
     "trade",
@@ -29,12 +32,52 @@ pub const TERMS: [&str; 14] = [
     "dog-hole",
     "mobility",
     "pending-capture",
+    "trapped-king",
+    "wing-imbalance",
+    "uncontested-king",
 ];
 
-/// How many terms the evaluation has.
-pub const TERM_COUNT: usize = TERMS.len();
+const MAN: usize = 0;
+const KING: usize = 1;
+const TRADE: usize = 2;
+const BACK_RANK_GUARD: usize = 3;
+const BRIDGE_HELD: usize = 4;
+const CENTRE_MAN: usize = 5;
+const CENTRE_KING: usize = 6;
+const EDGE_KING: usize = 7;
+const ADVANCE: usize = 8;
+const RUNAWAY: usize = 9;
+const RUNAWAY_ROWS: usize = 10;
+const DOG_HOLE_MAN: usize = 11;
+const MOBILITY: usize = 12;
+const PENDING_CAPTURE: usize = 13;
+const TRAPPED_KING: usize = 14;
+const WING_IMBALANCE: usize = 15;
+const UNCONTESTED_KING: usize = 16;
+/// The first term of each square table: men, kings.
+const MAN_SQUARE: usize = NAMED_TERMS.len();
+const KING_SQUARE: usize = MAN_SQUARE + 32;
 
-/// The terms' counts in one position, in the order of [`TERMS`]:
+/// How many terms the evaluation has: the named ones and two tables of 32 squares.
+pub const TERM_COUNT: usize = KING_SQUARE + 32;
+
+/// The name of term `index`: one of [`NAMED_TERMS`], or a square table's entry
+/// `man@N`, `king@N` (square N as the side's own numbering, Black's:
+/// its back rank is 1-4).
+pub fn term_name(index: usize) -> String {
+    match index {
+        i if i < MAN_SQUARE => NAMED_TERMS[i].to_string(),
+        i if i < KING_SQUARE => format!("man@{}", i - MAN_SQUARE + 1),
+        i => format!("king@{}", i - KING_SQUARE + 1),
+    }
+}
+
+/// The index of the term named `name` (see [`term_name`]).
+pub fn term_index(name: &str) -> Option<usize> {
+    (0..TERM_COUNT).find(|&i| term_name(i) == name)
+}
+
+/// The terms' counts in one position, in the order of [`term_name`]:
 /// - `man`, `king`: pieces;
 /// - `trade`: pieces ahead times pieces gone from the 24 of the start (the same lead counts
 ///   for more on an emptier board, so the side ahead trades);
@@ -48,26 +91,133 @@ pub const TERM_COUNT: usize = TERMS.len();
 /// - `dog-hole`: a man stuck in the dog-hole (Black's man on 28 held by a piece on 32);
 /// - `mobility`: legal moves if the side were to move;
 /// - `pending-capture`: pieces the side to move's best capture takes (a static score
-///   would otherwise reward offering a piece: the forced capture leaves one move).
+///   would otherwise reward offering a piece: the forced capture leaves one move);
+/// - `trapped-king`: kings with no empty square next to them;
+/// - `wing-imbalance`: the difference between the side's men on the two halves of the
+///   board (left and right of the long diagonal's middle);
+/// - `uncontested-king`: kings while the opponent has none;
+/// - `man@N`: a man on square N; `king@N`: a king on square N.
 pub type Terms = [f64; TERM_COUNT];
 
+/// Where the terms of a position go: counted one by one (fitting) or weighted and summed
+/// (playing). Both run the same code, so what is fitted is what is played.
+trait Sink {
+    fn add(&mut self, term: usize, count: f64);
+}
+
+impl Sink for Terms {
+    #[inline(always)]
+    fn add(&mut self, term: usize, count: f64) {
+        self[term] += count;
+    }
+}
+
+/// A weighted sum of the terms.
+struct Weighted<'a> {
+    weights: &'a Terms,
+    sum: f64,
+}
+
+impl Sink for Weighted<'_> {
+    #[inline(always)]
+    fn add(&mut self, term: usize, count: f64) {
+        self.sum += self.weights[term] * count;
+    }
+}
+
 /// The evaluation: a weight per term (hundredths of a man).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Knowledge {
-    /// Weights in the order of [`TERMS`].
+    /// Weights in the order of [`term_name`].
     pub weights: Terms,
     /// Score difference that maps to a value of about 0.73.
     pub scale: f64,
 }
 
+/// The built-in weights, in the format [`Knowledge::parse`] reads.
+const DEFAULT_WEIGHTS: &str = include_str!("checkers_knowledge.weights");
+
 impl Default for Knowledge {
     fn default() -> Self {
-        Knowledge {
-            weights: [
-                100.0, 135.0, 2.0, 4.0, 10.0, 6.0, 8.0, -6.0, 3.0, 45.0, -5.0, -10.0, 2.0, 100.0,
-            ],
-            scale: 200.0,
+        static DEFAULT: OnceLock<Knowledge> = OnceLock::new();
+        DEFAULT
+            .get_or_init(|| {
+                Knowledge::parse(DEFAULT_WEIGHTS).expect("the built-in weights are well formed")
+            })
+            .clone()
+    }
+}
+
+/// The first line of a weights file.
+pub const WEIGHTS_HEADER: &str = "# tmbot checkers knowledge weights, version 1";
+
+impl Knowledge {
+    /// Reads a weights file: the header line, then `NAME VALUE` lines (`scale VALUE` for
+    /// the logistic scale, a term name of [`term_name`] otherwise); `#` starts a comment;
+    /// terms not given weigh 0. Errors name the line and what is wrong.
+    pub fn parse(text: &str) -> Result<Knowledge, String> {
+        let mut lines = text.lines().enumerate();
+        match lines.next() {
+            Some((_, first)) if first.trim() == WEIGHTS_HEADER => {}
+            _ => return Err(format!("line 1: expected '{WEIGHTS_HEADER}'")),
         }
+        let mut knowledge = Knowledge {
+            weights: [0.0; TERM_COUNT],
+            scale: 200.0,
+        };
+        let mut seen = [false; TERM_COUNT + 1];
+        for (n, line) in lines {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let at = n + 1;
+            let (name, value) = match line.split_whitespace().collect::<Vec<_>>()[..] {
+                [name, value] => (name, value),
+                _ => return Err(format!("line {at}: expected 'NAME VALUE', got '{line}'")),
+            };
+            let value: f64 = value
+                .parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite())
+                .ok_or_else(|| format!("line {at}: '{value}' is not a number"))?;
+            let slot = if name == "scale" {
+                if value <= 0.0 {
+                    return Err(format!(
+                        "line {at}: the scale must be positive, got {value}"
+                    ));
+                }
+                knowledge.scale = value;
+                TERM_COUNT
+            } else {
+                let index =
+                    term_index(name).ok_or_else(|| format!("line {at}: no term '{name}'"))?;
+                knowledge.weights[index] = value;
+                index
+            };
+            if std::mem::replace(&mut seen[slot], true) {
+                return Err(format!("line {at}: '{name}' is given twice"));
+            }
+        }
+        Ok(knowledge)
+    }
+
+    /// The weights in the format [`Knowledge::parse`] reads (terms of weight 0 left out).
+    pub fn to_text(&self) -> String {
+        let mut text = format!("{WEIGHTS_HEADER}\nscale {}\n", self.scale);
+        for (i, weight) in self.weights.iter().enumerate() {
+            if *weight != 0.0 {
+                text.push_str(&format!("{} {}\n", term_name(i), weight));
+            }
+        }
+        text
+    }
+
+    /// Reads a weights file from disk (errors name the file).
+    pub fn load(path: &std::path::Path) -> Result<Knowledge, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        Knowledge::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
     }
 }
 
@@ -92,15 +242,24 @@ const EDGE: u32 = bits(&[1, 2, 3, 4, 5, 12, 13, 20, 21, 28, 29, 30, 31, 32]);
 /// Black's dog-hole and the square that closes it.
 const DOG_HOLE: (u32, u32) = (bits(&[28]), bits(&[32]));
 
+/// Column (0-7, left to right as Black sees the board from its back rank) and row (0-7)
+/// of the square on `bit`.
+fn place(bit: usize) -> (usize, usize) {
+    let row = bit / 4;
+    (2 * (3 - bit % 4) + (row & 1), row)
+}
+
+/// Squares whose column lies in the left half (columns 0-3).
+fn left_wing() -> u32 {
+    static LEFT: OnceLock<u32> = OnceLock::new();
+    *LEFT.get_or_init(|| (0..32).filter(|&b| place(b).0 < 4).map(|b| 1 << b).sum())
+}
+
 /// The squares a Black man on each square could ever reach (rows below it, within its
 /// diagonals' spread).
 fn cones() -> &'static [u32; 32] {
     static CONES: OnceLock<[u32; 32]> = OnceLock::new();
     CONES.get_or_init(|| {
-        let place = |bit: usize| {
-            let row = bit / 4;
-            (2 * (3 - bit % 4) + (row & 1), row)
-        };
         let mut cones = [0u32; 32];
         for (bit, cone) in cones.iter_mut().enumerate() {
             let (x, y) = place(bit);
@@ -115,6 +274,24 @@ fn cones() -> &'static [u32; 32] {
     })
 }
 
+/// The diagonal neighbours of each square.
+fn neighbours() -> &'static [u32; 32] {
+    static NEIGHBOURS: OnceLock<[u32; 32]> = OnceLock::new();
+    NEIGHBOURS.get_or_init(|| {
+        let mut next = [0u32; 32];
+        for (bit, around) in next.iter_mut().enumerate() {
+            let (x, y) = place(bit);
+            for other in 0..32 {
+                let (ox, oy) = place(other);
+                if ox.abs_diff(x) == 1 && oy.abs_diff(y) == 1 {
+                    *around |= 1 << other;
+                }
+            }
+        }
+        next
+    })
+}
+
 /// One side's pieces seen as Black (moving towards higher squares).
 #[derive(Clone, Copy)]
 struct Side {
@@ -124,6 +301,13 @@ struct Side {
 
 /// The terms of `position` for `color`: its counts less the opponent's.
 pub fn terms(position: &Position, color: Color) -> Terms {
+    let mut terms = [0.0; TERM_COUNT];
+    add_terms(position, color, &mut terms);
+    terms
+}
+
+/// Adds the terms of `position` for `color` to `sink`.
+fn add_terms(position: &Position, color: Color, sink: &mut impl Sink) {
     let [black_men, black_kings, white_men, white_kings] = position.planes();
     let black = Side {
         men: black_men,
@@ -134,71 +318,117 @@ pub fn terms(position: &Position, color: Color) -> Terms {
         men: white_men.reverse_bits(),
         kings: white_kings.reverse_bits(),
     };
-    let pieces = (black_men | black_kings | white_men | white_kings).count_ones() as f64;
-    let mut terms = side_terms(black, white, pieces);
-    for (term, theirs) in terms.iter_mut().zip(side_terms(white, black, pieces)) {
-        *term -= theirs;
-    }
-    let lead = terms[0] + terms[1];
-    terms[2] = lead * (24.0 - pieces).max(0.0);
-    terms[12] = f64::from(mobility(position, Color::Black) - mobility(position, Color::White));
+    let pieces = (black_men | black_kings | white_men | white_kings).count_ones();
+    let view = match color {
+        Color::Black => 1.0,
+        Color::White => -1.0,
+    };
+    side_terms(black, white, pieces, view, sink);
+    side_terms(white, black, pieces, -view, sink);
+    let lead = f64::from((black_men | black_kings).count_ones())
+        - f64::from((white_men | white_kings).count_ones());
+    sink.add(TRADE, view * lead * f64::from(24u32.saturating_sub(pieces)));
+    let moves = mobility(position, Color::Black) - mobility(position, Color::White);
+    sink.add(MOBILITY, view * f64::from(moves));
     let pending = f64::from(pending_capture_credit(position, 1));
-    terms[13] = match position.side_to_move() {
+    let pending = match position.side_to_move() {
         Color::Black => pending,
         Color::White => -pending,
     };
-    if color == Color::White {
-        terms.iter_mut().for_each(|t| *t = -*t);
-    }
-    terms
+    sink.add(PENDING_CAPTURE, view * pending);
 }
 
-/// The board terms of `own` (seen as Black) against `other` (seen the same way); the terms
-/// of both sides together (trade, mobility, pending capture) are left at 0.
-fn side_terms(own: Side, other: Side, pieces: f64) -> Terms {
+/// The board terms of `own` (seen as Black) against `other` (seen the same way), each
+/// counted `sign` times; the terms of both sides together (trade, mobility, pending
+/// capture) are left to [`add_terms`].
+fn side_terms(own: Side, other: Side, pieces: u32, sign: f64, sink: &mut impl Sink) {
     // The opponent's pieces as seen from `own`'s end of the board.
     let other_men = other.men.reverse_bits();
     let other_kings = other.kings.reverse_bits();
     let occupied = own.men | own.kings | other_men | other_kings;
+    let mut add = |term: usize, count: f64| sink.add(term, sign * count);
     let count = |mask: u32| f64::from(mask.count_ones());
-    let mut terms = [0.0; TERM_COUNT];
-    terms[0] = count(own.men);
-    terms[1] = count(own.kings);
+    add(MAN, count(own.men));
+    add(KING, count(own.kings));
     if other.men != 0 {
-        terms[3] = count(own.men & BACK_RANK);
-        terms[4] = f64::from(u8::from(own.men & BRIDGE == BRIDGE));
+        add(BACK_RANK_GUARD, count(own.men & BACK_RANK));
+        add(BRIDGE_HELD, f64::from(u8::from(own.men & BRIDGE == BRIDGE)));
     }
-    terms[5] = count(own.men & CENTRE);
-    terms[6] = count(own.kings & KING_CENTRE);
-    terms[7] = count(own.kings & EDGE);
-    terms[11] = f64::from(u8::from(
-        own.men & DOG_HOLE.0 != 0 && occupied & DOG_HOLE.1 != 0,
-    ));
+    add(CENTRE_MAN, count(own.men & CENTRE));
+    add(CENTRE_KING, count(own.kings & KING_CENTRE));
+    add(EDGE_KING, count(own.kings & EDGE));
+    add(
+        DOG_HOLE_MAN,
+        f64::from(u8::from(
+            own.men & DOG_HOLE.0 != 0 && occupied & DOG_HOLE.1 != 0,
+        )),
+    );
+    let left = left_wing();
+    add(
+        WING_IMBALANCE,
+        f64::from(
+            (own.men & left)
+                .count_ones()
+                .abs_diff((own.men & !left).count_ones()),
+        ),
+    );
+    if other.kings == 0 {
+        add(UNCONTESTED_KING, count(own.kings));
+    }
     let cones = cones();
     let mut men = own.men;
     while men != 0 {
         let bit = men.trailing_zeros() as usize;
         men &= men - 1;
         let rows_to_go = 7.0 - (bit / 4) as f64;
-        if pieces <= 16.0 {
-            terms[8] += 7.0 - rows_to_go;
+        if pieces <= 16 {
+            add(ADVANCE, 7.0 - rows_to_go);
         }
         if cones[bit] & occupied == 0 {
-            terms[9] += 1.0;
-            terms[10] += rows_to_go;
+            add(RUNAWAY, 1.0);
+            add(RUNAWAY_ROWS, rows_to_go);
         }
+        add(MAN_SQUARE + bit, 1.0);
     }
-    terms
+    let neighbours = neighbours();
+    let mut kings = own.kings;
+    while kings != 0 {
+        let bit = kings.trailing_zeros() as usize;
+        kings &= kings - 1;
+        if neighbours[bit] & !occupied == 0 {
+            add(TRAPPED_KING, 1.0);
+        }
+        add(KING_SQUARE + bit, 1.0);
+    }
+}
+
+/// Men never stand on their own crowning row (squares 29-32 as the side's own numbering).
+const MAN_SQUARES: usize = 28;
+
+/// Moves the mean of each square table into the named term it refines (`man`, `king`),
+/// leaving the tables as differences between squares: every score stays the same (a piece
+/// counts once in its table), but the named terms then carry the pieces' worth, which the
+/// tables and the named terms would otherwise share in any proportion. Men's entries for
+/// the crowning row are set to 0.
+pub fn centre_tables(weights: &mut Terms) {
+    for (named, start, squares) in [(MAN, MAN_SQUARE, MAN_SQUARES), (KING, KING_SQUARE, 32)] {
+        let table = &mut weights[start..start + 32];
+        let mean = table[..squares].iter().sum::<f64>() / squares as f64;
+        table[..squares].iter_mut().for_each(|w| *w -= mean);
+        table[squares..].fill(0.0);
+        weights[named] += mean;
+    }
 }
 
 impl Knowledge {
     /// The score of `position` for `color` (hundredths of a man).
     pub fn score(&self, position: &Position, color: Color) -> f64 {
-        terms(position, color)
-            .iter()
-            .zip(&self.weights)
-            .map(|(term, weight)| term * weight)
-            .sum()
+        let mut sum = Weighted {
+            weights: &self.weights,
+            sum: 0.0,
+        };
+        add_terms(position, color, &mut sum);
+        sum.sum
     }
 }
 
@@ -220,6 +450,8 @@ impl Evaluator<Checkers> for Knowledge {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::SearchGame;
+    use rand::Rng as _;
 
     fn terms_of(fen: &str) -> Terms {
         let game = Checkers::from_fen(fen).unwrap();
@@ -227,7 +459,7 @@ mod tests {
     }
 
     fn term(name: &str) -> usize {
-        TERMS.iter().position(|t| *t == name).unwrap()
+        term_index(name).unwrap()
     }
 
     #[test]
@@ -273,6 +505,111 @@ mod tests {
         assert_eq!(terms_of("B:W30:BK12")[term("edge-king")], 1.0);
         // Black to move takes two men: credited to Black.
         assert_eq!(terms_of("B:W6,7,14,15:B2")[term("pending-capture")], 2.0);
+        // A king in the corner with its one neighbour taken, against one free to move.
+        assert_eq!(difference("B:W6:BK1,5", "B:W7:BK1,9", "trapped-king"), 1.0);
+        // Three men on one wing (squares 5, 13, 21), none on the other; one on each.
+        assert_eq!(terms_of("B:WK30:B5,13,21")[term("wing-imbalance")], 3.0);
+        assert_eq!(terms_of("B:WK30:B5,8")[term("wing-imbalance")], 0.0);
+        // A king counts as uncontested while the opponent has no king.
+        assert_eq!(terms_of("B:W30:BK15")[term("uncontested-king")], 1.0);
+        assert_eq!(terms_of("B:WK30:BK15")[term("uncontested-king")], 0.0);
+        // Square tables: White's man on 30 is Black's square 3.
+        let two = terms_of("B:W30:B14");
+        assert_eq!(two[term("man@14")], 1.0);
+        assert_eq!(two[term("man@3")], -1.0);
+        assert_eq!(terms_of("B:W30:BK14")[term("king@14")], 1.0);
+    }
+
+    #[test]
+    fn term_names_are_unique_and_found_again() {
+        for i in 0..TERM_COUNT {
+            assert_eq!(term_index(&term_name(i)), Some(i), "{}", term_name(i));
+        }
+        assert_eq!(term_name(TERM_COUNT - 1), "king@32");
+        assert_eq!(term_index("king@33"), None);
+    }
+
+    #[test]
+    fn the_score_is_the_dot_product_of_weights_and_terms() {
+        // Random weights and positions from random games: the playing sum equals the
+        // fitted model's dot product.
+        let mut rng = crate::rng::seeded(5);
+        let knowledge = Knowledge {
+            weights: std::array::from_fn(|_| rng.random_range(-50.0..50.0)),
+            scale: 200.0,
+        };
+        let mut scratch = Vec::new();
+        for _ in 0..20 {
+            let mut game = Checkers::new();
+            while game.outcome().is_none() && game.ply() < 120 {
+                for color in [Color::Black, Color::White] {
+                    let dot: f64 = terms(game.position(), color)
+                        .iter()
+                        .zip(&knowledge.weights)
+                        .map(|(t, w)| t * w)
+                        .sum();
+                    let score = knowledge.score(game.position(), color);
+                    assert!((dot - score).abs() < 1e-9, "{dot} against {score}");
+                }
+                let mv = game.random_move(&mut rng, &mut scratch).unwrap();
+                game.play(mv);
+            }
+        }
+    }
+
+    #[test]
+    fn centring_the_tables_keeps_every_score() {
+        let mut rng = crate::rng::seeded(9);
+        let mut weights: Terms = std::array::from_fn(|_| rng.random_range(-50.0..50.0));
+        weights[MAN_SQUARE + MAN_SQUARES..MAN_SQUARE + 32].fill(0.0);
+        let before = Knowledge {
+            weights,
+            scale: 200.0,
+        };
+        let mut after = before.clone();
+        centre_tables(&mut after.weights);
+        let table_sum = |w: &Terms, start: usize| w[start..start + 32].iter().sum::<f64>();
+        for start in [MAN_SQUARE, KING_SQUARE] {
+            assert!(table_sum(&after.weights, start).abs() < 1e-9);
+        }
+        let mut scratch = Vec::new();
+        let mut game = Checkers::new();
+        while game.outcome().is_none() && game.ply() < 150 {
+            let (a, b) = (
+                before.score(game.position(), Color::Black),
+                after.score(game.position(), Color::Black),
+            );
+            assert!((a - b).abs() < 1e-9, "{a} against {b}");
+            let mv = game.random_move(&mut rng, &mut scratch).unwrap();
+            game.play(mv);
+        }
+    }
+
+    #[test]
+    fn weights_files_round_trip_and_bad_lines_are_named() {
+        let knowledge = Knowledge::default();
+        let again = Knowledge::parse(&knowledge.to_text()).unwrap();
+        assert_eq!(again.weights, knowledge.weights);
+        assert_eq!(again.scale, knowledge.scale);
+        let with = |body: &str| Knowledge::parse(&format!("{WEIGHTS_HEADER}\n{body}"));
+        assert_eq!(
+            with("man 90 # fewer\nking@5 7").unwrap().weights[term("king@5")],
+            7.0
+        );
+        for (body, error) in [
+            ("manx 1", "line 2: no term 'manx'"),
+            ("man one", "line 2: 'one' is not a number"),
+            ("man 1\nman 2", "line 3: 'man' is given twice"),
+            ("man", "line 2: expected 'NAME VALUE', got 'man'"),
+            ("scale 0", "line 2: the scale must be positive, got 0"),
+            ("man inf", "line 2: 'inf' is not a number"),
+        ] {
+            assert_eq!(with(body).unwrap_err(), error, "{body}");
+        }
+        assert_eq!(
+            Knowledge::parse("man 1").unwrap_err(),
+            format!("line 1: expected '{WEIGHTS_HEADER}'")
+        );
     }
 
     #[test]
