@@ -38,7 +38,7 @@ pub struct Args {
     /// Step size of the descent (on terms scaled to unit spread).
     #[arg(long, default_value_t = 0.5)]
     rate: f64,
-    /// L2 penalty on the weights' distance from the current ones (terms scaled to unit
+    /// L2 penalty on the weights' distance from the starting ones (terms scaled to unit
     /// spread): what the positions do not decide stays as it was.
     #[arg(long, default_value_t = 1e-4)]
     l2: f64,
@@ -49,6 +49,10 @@ pub struct Args {
     /// Write the fitted weights here (the format `eval=knowledge:FILE` reads).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// The weights the fit starts from, is pulled towards (--l2) and is compared with
+    /// (a weights file; default: the built-in weights).
+    #[arg(long)]
+    start: Option<PathBuf>,
     /// Leave out positions where a material-only search this deep finds a score more than
     /// --tactics-margin from the static one (a combination is under way: the position's
     /// worth is not in its terms). 0 keeps every quiet position.
@@ -198,7 +202,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let spread: Terms = spread.map(|s| (s / examples.len() as f64).sqrt());
     let spread: Terms = spread.map(|s| if s > 1e-9 { s } else { 1.0 });
-    let current = Knowledge::default();
+    let current = match &args.start {
+        Some(path) => Knowledge::load(path).map_err(anyhow::Error::msg)?,
+        None => Knowledge::default(),
+    };
     let prior: Terms = std::array::from_fn(|i| current.weights[i] / current.scale * spread[i]);
     let mut v = prior;
     // The training terms scaled once, not in every pass.

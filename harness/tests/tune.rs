@@ -68,9 +68,13 @@ fn values_of_known_weights_are_fitted_back() {
     let file = dir.path().join("positions.csv");
     write_positions(&file, &positions, &truth);
     let weights = dir.path().join("w.txt");
+    let start = dir.path().join("start.weights");
+    std::fs::write(&start, Knowledge::default().to_text()).unwrap();
     let out = ok(&[
         "tune",
         file.to_str().unwrap(),
+        "--start",
+        start.to_str().unwrap(),
         "--value-weight",
         "1",
         "--tactics-depth",
@@ -136,6 +140,12 @@ fn targets_need_values_and_shares_stay_within_one() {
     let err = fails(&["tune", bad.to_str().unwrap()]);
     assert!(
         err.contains("line 2: value '1.7' is not in [0, 1]"),
+        "{err}"
+    );
+    let missing = dir.path().join("missing.weights");
+    let err = fails(&["tune", path, "--start", missing.to_str().unwrap()]);
+    assert!(
+        err.contains("cannot read") && err.contains("missing.weights"),
         "{err}"
     );
     let weights = dir.path().join("w.txt");

@@ -255,41 +255,29 @@ fn left_wing() -> u32 {
     *LEFT.get_or_init(|| (0..32).filter(|&b| place(b).0 < 4).map(|b| 1 << b).sum())
 }
 
+/// For each square, the mask of the squares `related` to it (given both squares' column and
+/// row).
+fn square_masks(related: impl Fn((usize, usize), (usize, usize)) -> bool) -> [u32; 32] {
+    std::array::from_fn(|bit| {
+        (0..32)
+            .filter(|&other| related(place(bit), place(other)))
+            .map(|other| 1u32 << other)
+            .sum()
+    })
+}
+
 /// The squares a Black man on each square could ever reach (rows below it, within its
 /// diagonals' spread).
 fn cones() -> &'static [u32; 32] {
     static CONES: OnceLock<[u32; 32]> = OnceLock::new();
-    CONES.get_or_init(|| {
-        let mut cones = [0u32; 32];
-        for (bit, cone) in cones.iter_mut().enumerate() {
-            let (x, y) = place(bit);
-            for other in 0..32 {
-                let (ox, oy) = place(other);
-                if oy > y && ox.abs_diff(x) <= oy - y {
-                    *cone |= 1 << other;
-                }
-            }
-        }
-        cones
-    })
+    CONES.get_or_init(|| square_masks(|(x, y), (ox, oy)| oy > y && ox.abs_diff(x) <= oy - y))
 }
 
 /// The diagonal neighbours of each square.
 fn neighbours() -> &'static [u32; 32] {
     static NEIGHBOURS: OnceLock<[u32; 32]> = OnceLock::new();
-    NEIGHBOURS.get_or_init(|| {
-        let mut next = [0u32; 32];
-        for (bit, around) in next.iter_mut().enumerate() {
-            let (x, y) = place(bit);
-            for other in 0..32 {
-                let (ox, oy) = place(other);
-                if ox.abs_diff(x) == 1 && oy.abs_diff(y) == 1 {
-                    *around |= 1 << other;
-                }
-            }
-        }
-        next
-    })
+    NEIGHBOURS
+        .get_or_init(|| square_masks(|(x, y), (ox, oy)| ox.abs_diff(x) == 1 && oy.abs_diff(y) == 1))
 }
 
 /// One side's pieces seen as Black (moving towards higher squares).
