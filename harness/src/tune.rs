@@ -24,7 +24,7 @@ use tmbot::game::checkers::Checkers;
 use tmbot::game::Game;
 use tmbot::rng::seeded;
 use tmbot::search::alphabeta::{centi_score, AlphaBeta};
-use tmbot::search::Limits;
+use tmbot::search::{Limits, SearchGame as _};
 
 /// Arguments of `arena tune`.
 #[derive(clap::Args)]
@@ -77,6 +77,13 @@ struct Example {
     held_out: bool,
 }
 
+/// A quiet position read from a file, with its target for the side to move.
+struct Candidate {
+    game: Checkers,
+    score: f64,
+    held_out: bool,
+}
+
 /// Whether a material-only alpha-beta search of `depth` plies scores `game` within
 /// `margin` of its static material score (no combination under way).
 fn is_calm(game: &Checkers, depth: u32, margin: i32, search: &mut AlphaBeta<Checkers>) -> bool {
@@ -97,10 +104,7 @@ const HELD_OUT_EVERY: u64 = 5;
 /// Reads the quiet positions of `files`, with targets that take `value_weight` of the
 /// position's value and the rest of the game's outcome; also counts the positions left
 /// out for want of a value.
-fn examples(
-    files: &[PathBuf],
-    value_weight: f64,
-) -> anyhow::Result<(Vec<(Example, Checkers)>, usize)> {
+fn candidates(files: &[PathBuf], value_weight: f64) -> anyhow::Result<(Vec<Candidate>, usize)> {
     let mut out = Vec::new();
     let mut without_value = 0;
     for path in files {
@@ -118,23 +122,18 @@ fn examples(
             };
             let game = Checkers::from_position_text(row.position)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
-            let position = game.position();
-            let mut turned = *position;
-            turned.set_side_to_move(position.side_to_move().opponent());
-            if position.must_capture() || turned.must_capture() {
+            if !game.is_quiet() || game.is_threatened() {
                 return Ok(());
             }
-            let mover = position.side_to_move();
-            let outcome = match mover {
+            let outcome = match game.side_to_move() {
                 tmbot::game::Color::Black => row.outcome_black,
                 tmbot::game::Color::White => 1.0 - row.outcome_black,
             };
-            let example = Example {
-                terms: terms(position, mover),
+            out.push(Candidate {
+                game,
                 score: value_weight * value + (1.0 - value_weight) * outcome,
                 held_out: row.game % HELD_OUT_EVERY == 0,
-            };
-            out.push((example, game));
+            });
             Ok(())
         })?;
     }
@@ -173,16 +172,26 @@ fn dot(a: &Terms, b: &Terms) -> f64 {
 
 /// Fits, reports and prints the weights.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let (examples, without_value) = examples(&args.files, args.value_weight)?;
-    let read = examples.len();
-    let examples: Vec<Example> = examples
+    let (candidates, without_value) = candidates(&args.files, args.value_weight)?;
+    let read = candidates.len();
+    // The calm positions' terms (the others are not worth computing).
+    let examples: Vec<Example> = candidates
         .into_par_iter()
         .map_init(
             || AlphaBeta::new(16),
-            |search, (example, game)| {
+            |search,
+             Candidate {
+                 game,
+                 score,
+                 held_out,
+             }| {
                 (args.tactics_depth == 0
                     || is_calm(&game, args.tactics_depth, args.tactics_margin, search))
-                .then_some(example)
+                .then(|| Example {
+                    terms: terms(game.position(), game.side_to_move()),
+                    score,
+                    held_out,
+                })
             },
         )
         .flatten()
