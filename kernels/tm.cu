@@ -6,6 +6,10 @@
 // - automaton states, per class, clause by clause: `bits` bit planes of W words each (plane
 //   k holds bit k of 64 automata), the top plane being the include mask;
 // - one thread per (class, clause) while training, one per sample at inference.
+//
+// The training's random numbers (mix64, Stream, bernoulli64 and their seeds) are computed on
+// the host too, by src/tm/counter_draws.rs, so that `--device cuda-reference` trains the
+// GPU's model on the CPU: the two must change together.
 
 typedef unsigned long long u64;
 typedef long long i64;
@@ -261,6 +265,83 @@ extern "C" __global__ void class_sums(
         for (int k = 0; k < classes; k++) {
             if (total[k] != 0) atomicAdd((u64 *)&totals[(u64)sample * classes + k], (u64)total[k]);
         }
+    }
+}
+
+// Batched inference for small inputs: at most two feature words (128 features) and at most
+// four classes, as the checkers planes. Clause c is DENSE_WORDS words at clauses[c *
+// DENSE_WORDS]: its include masks of literal slots 0..4 (slot 0, 1: feature words 0, 1; slot
+// 2, 3: their negations; unused slots 0), then its four votes as 32-bit integers (unused
+// classes 0). A block copies DENSE_TILE clauses at a time to shared memory; every thread
+// holds two samples (blockIdx.x * 2 * blockDim.x + t and that + blockDim.x) as four literal
+// words each in registers, and tests each clause without branches: a clause fires when no
+// included literal is 0. blockIdx.y picks a run of `tiles_per_chunk` tiles, as in class_sums;
+// totals and fired as there.
+#define DENSE_WORDS 6
+#define DENSE_TILE 256
+__device__ __forceinline__ void dense_literals(const u64 *features, int samples, int half,
+                                               u64 valid0, u64 valid1, int sample, u64 *l) {
+    u64 f0 = 0, f1 = 0;
+    if (sample < samples) {
+        f0 = features[(u64)sample * half];
+        if (half > 1) f1 = features[(u64)sample * half + 1];
+    }
+    l[0] = f0;
+    l[1] = f1;
+    l[2] = ~f0 & valid0;
+    l[3] = ~f1 & valid1;
+}
+
+extern "C" __global__ void class_sums_dense(
+    const u64 *features, int samples, int half, u64 valid0, u64 valid1, const u64 *clauses,
+    int clause_count, int classes, int tiles_per_chunk, i64 *totals, unsigned char *fired) {
+    __shared__ __align__(16) u64 tile[DENSE_TILE * DENSE_WORDS];
+    int t = threadIdx.x;
+    int a = blockIdx.x * 2 * blockDim.x + t;
+    int b = a + blockDim.x;
+    u64 la[4], lb[4];
+    dense_literals(features, samples, half, valid0, valid1, a, la);
+    dense_literals(features, samples, half, valid0, valid1, b, lb);
+    i64 ta[4] = {0, 0, 0, 0}, tb[4] = {0, 0, 0, 0};
+    int first = blockIdx.y * tiles_per_chunk * DENSE_TILE;
+    int last = min(clause_count, first + tiles_per_chunk * DENSE_TILE);
+    for (int c0 = first; c0 < last; c0 += DENSE_TILE) {
+        int n = min(DENSE_TILE, last - c0);
+        __syncthreads();
+        for (int i = t; i < n * DENSE_WORDS; i += blockDim.x) {
+            tile[i] = clauses[(u64)c0 * DENSE_WORDS + i];
+        }
+        __syncthreads();
+#pragma unroll 4
+        for (int c = 0; c < n; c++) {
+            const ulonglong2 *m = (const ulonglong2 *)(tile + c * DENSE_WORDS);
+            ulonglong2 m01 = m[0], m23 = m[1];
+            int4 w = *(const int4 *)(tile + c * DENSE_WORDS + 4);
+            u64 va = (m01.x & ~la[0]) | (m01.y & ~la[1]) | (m23.x & ~la[2]) | (m23.y & ~la[3]);
+            u64 vb = (m01.x & ~lb[0]) | (m01.y & ~lb[1]) | (m23.x & ~lb[2]) | (m23.y & ~lb[3]);
+            if (va == 0) {
+                ta[0] += w.x;
+                ta[1] += w.y;
+                ta[2] += w.z;
+                ta[3] += w.w;
+            }
+            if (vb == 0) {
+                tb[0] += w.x;
+                tb[1] += w.y;
+                tb[2] += w.z;
+                tb[3] += w.w;
+            }
+            if (fired) {
+                if (a < samples) fired[(u64)a * clause_count + c0 + c] = va == 0;
+                if (b < samples) fired[(u64)b * clause_count + c0 + c] = vb == 0;
+            }
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        if (k >= classes) break;
+        if (a < samples && ta[k] != 0) atomicAdd((u64 *)&totals[(u64)a * classes + k], (u64)ta[k]);
+        if (b < samples && tb[k] != 0) atomicAdd((u64 *)&totals[(u64)b * classes + k], (u64)tb[k]);
     }
 }
 

@@ -1,5 +1,6 @@
 //! The GPU back-end equals the CPU (feature `cuda`): clause outputs and class sums bit for
-//! bit, on random clauses and on trained models; GPU training reaches the CPU's accuracy;
+//! bit, on random clauses and on trained models; GPU training gives the CPU's model given the
+//! same random numbers, and reaches the CPU's accuracy with its own;
 //! models trained on the GPU save and load on the CPU. Without a GPU every test says so and
 //! passes, unless TMBOT_REQUIRE_GPU is set (the GPU check script sets it).
 #![cfg(feature = "cuda")]
@@ -83,13 +84,16 @@ fn inference_equals_the_cpu_on_random_clauses() {
         return;
     }
     let mut rng = seeded(7);
-    // Feature counts around word boundaries and a large hypervector-sized input; sample
-    // counts that leave a partial block; clauses of 1 to 12 literals with signed weights
+    // Feature counts around word boundaries and a large hypervector-sized input (up to 128
+    // features and 4 classes the dense kernel, else the sparse one); sample counts that
+    // leave a partial block; clauses of 1 to 12 literals with signed weights
     // large enough to reach the clamp.
     for (case, &(features, classes, clauses, samples)) in [
         (1, 2, 5, 1),
         (63, 3, 300, 257),
         (64, 2, 1000, 1000),
+        (128, 3, 600, 515),
+        (100, 5, 400, 513),
         (130, 3, 2000, 3001),
         (2048, 2, 500, 700),
     ]
@@ -148,14 +152,9 @@ fn gpu_training_learns_noisy_xor_like_the_cpu() {
     }
 }
 
-#[test]
-fn gpu_training_options_learn() {
-    if !gpu() {
-        return;
-    }
-    // Weights, boost, a literal budget and both drops go through their kernel branches and
-    // still learn; three classes (XOR, and a third class for x2 & x3) exercise the negative
-    // class draw.
+/// XOR of x0 and x1 (classes 0 and 1), and a third class for x2 & x3: 6,000 training and
+/// 2,000 test samples of 12 features.
+fn three_classes() -> (Dataset, Dataset) {
     let mut rng = seeded(5);
     let mut data = Dataset::new(12);
     let mut test = Dataset::new(12);
@@ -172,7 +171,12 @@ fn gpu_training_options_learn() {
             test.push(&x, y)
         }
     }
-    let params = Params {
+    (data, test)
+}
+
+/// Weights, a literal budget and both drops, which go through their own kernel branches.
+fn option_params() -> Params {
+    Params {
         clauses: 40,
         threshold: 20,
         specificity: 3.9,
@@ -182,8 +186,17 @@ fn gpu_training_options_learn() {
         literal_drop: 0.02,
         seed: 3,
         ..Params::default()
-    };
-    let machine = train(Device::Cuda, params, &data, 3, 100);
+    }
+}
+
+#[test]
+fn gpu_training_options_learn() {
+    if !gpu() {
+        return;
+    }
+    // The options still learn; three classes exercise the negative class draw.
+    let (data, test) = three_classes();
+    let machine = train(Device::Cuda, option_params(), &data, 3, 100);
     let acc = accuracy(&machine, &test);
     eprintln!("three classes, weighted, budget 4, drops: {acc:.4}");
     assert!(acc >= 0.97, "accuracy {acc}");
@@ -203,6 +216,49 @@ fn gpu_training_options_learn() {
     }
 }
 
+fn model_bytes(machine: &Machine, features: usize) -> Vec<u8> {
+    SavedModel {
+        machine: machine.clone(),
+        encoder: "csv".into(),
+        feature_names: (0..features).map(|i| format!("x{i}")).collect(),
+    }
+    .to_bytes()
+}
+
+#[test]
+fn gpu_training_equals_the_cpu_given_the_gpus_draws() {
+    if !gpu() {
+        return;
+    }
+    // The GPU's model, automaton by automaton and weight by weight, equals the CPU's when the
+    // CPU draws the GPU's random numbers (device cuda-reference): plain and boosted XOR,
+    // every option on three classes, and the thesis's machine scaled down on a checkers fold.
+    let xor = noisy_xor(1, 3000, 0.1);
+    let boosted = Params {
+        boost_true_positive: true,
+        ..xor_params(4)
+    };
+    let (three, _) = three_classes();
+    let mut cases = vec![
+        ("noisy XOR", xor_params(2), xor.clone(), 2, 30),
+        ("noisy XOR, boost", boosted, xor, 2, 30),
+        ("three classes, every option", option_params(), three, 3, 30),
+    ];
+    if let Some(fold) = checkers_fold(1) {
+        cases.push(("checkers fold 1", small_thesis_params(), fold, 3, 2));
+    }
+    for (what, params, data, classes, epochs) in cases {
+        let on_gpu = train(Device::Cuda, params.clone(), &data, classes, epochs);
+        let on_cpu = train(Device::CudaReference, params, &data, classes, epochs);
+        let features = data.features();
+        assert!(
+            model_bytes(&on_gpu, features) == model_bytes(&on_cpu, features),
+            "{what}: the GPU's model differs from the CPU's given the same draws"
+        );
+        eprintln!("{what}: {epochs} epochs, GPU model = CPU model with the GPU's draws");
+    }
+}
+
 #[test]
 fn gpu_training_is_reproducible_and_its_model_loads_on_the_cpu() {
     if !gpu() {
@@ -211,14 +267,7 @@ fn gpu_training_is_reproducible_and_its_model_loads_on_the_cpu() {
     let data = noisy_xor(3, 2000, 0.1);
     let a = train(Device::Cuda, xor_params(9), &data, 2, 20);
     let b = train(Device::Cuda, xor_params(9), &data, 2, 20);
-    let bytes = |m: &Machine| {
-        SavedModel {
-            machine: m.clone(),
-            encoder: "csv".into(),
-            feature_names: (0..12).map(|i| format!("x{i}")).collect(),
-        }
-        .to_bytes()
-    };
+    let bytes = |m: &Machine| model_bytes(m, 12);
     assert_eq!(bytes(&a), bytes(&b), "same seed, different models");
     let loaded = SavedModel::from_bytes(&bytes(&a), "<gpu model>").unwrap();
     let test = noisy_xor(4, 3000, 0.0);

@@ -1,4 +1,5 @@
-//! The Tsetlin Machine learns: noisy XOR, and seed 001's checkers folds end to end.
+//! The Tsetlin Machine learns: noisy XOR, and seed 001's checkers folds end to end, with the
+//! CPU's random streams and with the GPU trainer's.
 
 mod tm_data;
 
@@ -19,6 +20,22 @@ fn learns_noisy_xor() {
         let mut tm = MultiClassTm::new(params, 12, 2).unwrap();
         for _ in 0..200 {
             tm.fit_epoch(&train);
+        }
+        let acc = accuracy(&tm, &test);
+        assert!(acc >= 0.99, "seed {seed}: noisy XOR test accuracy {acc}");
+    }
+}
+
+#[test]
+fn learns_noisy_xor_with_the_gpus_draws() {
+    // The GPU trainer's counter-based random numbers, on the CPU: a different stream, the
+    // same learning.
+    let train = noisy_xor(1, 5000, 0.1);
+    let test = noisy_xor(2, 5000, 0.0);
+    for seed in 1..=3 {
+        let mut tm = MultiClassTm::new(xor_params(seed), 12, 2).unwrap();
+        for _ in 0..200 {
+            tm.fit_epoch_device_draws(&train);
         }
         let acc = accuracy(&tm, &test);
         assert!(acc >= 0.99, "seed {seed}: noisy XOR test accuracy {acc}");
@@ -61,15 +78,26 @@ fn learns_checkers_fold_zero() {
     }
     assert_eq!(test.features(), 128);
     let params = small_thesis_params();
-    let mut tm = MultiClassTm::new(params, 128, 3).unwrap();
+    let mut tm = MultiClassTm::new(params.clone(), 128, 3).unwrap();
+    // The same machine trained with the GPU trainer's random numbers (on the CPU).
+    let mut with_gpu_draws = MultiClassTm::new(params, 128, 3).unwrap();
     for _ in 0..3 {
         tm.fit_epoch(&train);
+        with_gpu_draws.fit_epoch_device_draws(&train);
     }
     let acc = accuracy(&tm, &test);
+    let acc_gpu_draws = accuracy(&with_gpu_draws, &test);
     let majority = test.labels().iter().filter(|&&y| y == 2).count() as f64 / test.len() as f64;
-    eprintln!("checkers fold 0: accuracy {acc:.4}, majority class {majority:.4}");
+    eprintln!(
+        "checkers fold 0: accuracy {acc:.4}, with the GPU's draws {acc_gpu_draws:.4}, \
+         majority class {majority:.4}"
+    );
     assert!(
         acc > majority + 0.01,
         "accuracy {acc} vs majority {majority}"
+    );
+    assert!(
+        (acc - acc_gpu_draws).abs() < 0.02,
+        "accuracy {acc}, with the GPU's draws {acc_gpu_draws}"
     );
 }

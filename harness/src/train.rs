@@ -88,8 +88,9 @@ pub struct ModelArgs {
     /// Number of classes K (labels 0..K-1); by default the number of distinct labels.
     #[arg(long)]
     pub classes: Option<usize>,
-    /// Where the epochs run: cpu, or cuda (the first GPU; per-class machines, in a build
-    /// with the `cuda` feature).
+    /// Where the epochs run: cpu, cuda (the first GPU; per-class machines, in a build with
+    /// the `cuda` feature), or cuda-reference (the GPU's epochs computed on one CPU thread:
+    /// the model `cuda` gives, exactly, without a GPU).
     #[arg(long, default_value_t = Device::Cpu)]
     pub device: Device,
 }

@@ -210,7 +210,7 @@ impl<G: TmEncoding> TmEvaluator<G> {
 
     /// The same evaluator scoring on `device` (the model is uploaded now for a GPU).
     pub fn on(mut self, device: Device) -> Result<TmEvaluator<G>, String> {
-        if device == Device::Cpu {
+        if device != Device::Cuda {
             return Ok(self);
         }
         self.scorer = match self.scorer {

@@ -15,11 +15,10 @@
 //! at 0 changes nothing, so the result is the same as drawing over the ones that can move)
 //! and moves each clause's automata with one branch-free pass over its planes.
 
-use crate::rng::WideRng;
 use crate::tm::bitslice::{self, Moves};
 use crate::tm::literals::LiteralLayout;
 use crate::tm::params::Params;
-use crate::tm::sampler::{Subset, SubsetSampler};
+use crate::tm::sampler::{Subset, SubsetDraws, SubsetSampler};
 
 /// Clause states of one bank (all clauses share the literal layout and the state bits).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -334,7 +333,7 @@ impl ClauseBank {
         matched: Option<&[u64]>,
         keep: Option<&[u64]>,
         feedback: &TypeI,
-        rng: &mut WideRng,
+        rng: &mut impl SubsetDraws,
         scratch: &mut FeedbackScratch,
     ) -> Applied {
         let within_budget = |bank: &ClauseBank| {
@@ -368,11 +367,11 @@ impl ClauseBank {
         literals: &[u64],
         keep: Option<&[u64]>,
         feedback: &TypeI,
-        rng: &mut WideRng,
+        rng: &mut impl SubsetDraws,
         scratch: &mut FeedbackScratch,
     ) {
         let FeedbackScratch { subset, up } = scratch;
-        feedback.sampler.draw(rng, subset);
+        rng.draw_subset(feedback.sampler, subset);
         let words = self.layout.words();
         let down = &mut subset.words_mut()[..words];
         let (literals, up) = (&literals[..words], &mut up[..words]);
@@ -398,10 +397,10 @@ impl ClauseBank {
         clause: usize,
         keep: Option<&[u64]>,
         sampler: &SubsetSampler,
-        rng: &mut WideRng,
+        rng: &mut impl SubsetDraws,
         scratch: &mut FeedbackScratch,
     ) {
-        sampler.draw(rng, &mut scratch.subset);
+        rng.draw_subset(sampler, &mut scratch.subset);
         let down = scratch.subset.words_mut();
         keep_only(down, keep);
         self.step(clause, Moves::Down(down));

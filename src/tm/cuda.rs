@@ -210,7 +210,7 @@ impl PerClassTrainer {
             shared_mem_bytes: 0,
         };
         let null = 0u64;
-        let p16 = ((65536.0 / params.specificity).round() as u32).min(65536);
+        let p16 = crate::tm::counter_draws::p16(params.specificity);
         let args = [
             plan.len() as i32,
             classes as i32,
@@ -317,6 +317,9 @@ pub struct Inference {
     weights: CudaSlice<i32>,
     tile_first: CudaSlice<u32>,
     tiles: usize,
+    /// The clauses in [`DENSE_WORDS`] words each, for `class_sums_dense`, when the inputs
+    /// have at most two feature words and the model at most four classes.
+    dense: Option<(CudaFunction, CudaSlice<u64>)>,
     /// Launches of one stream go one at a time.
     lock: Mutex<()>,
 }
@@ -324,6 +327,48 @@ pub struct Inference {
 /// Most clauses and include words of a tile (`TILE_CLAUSES`, `TILE_ENTRIES` in the kernel).
 const TILE_CLAUSES: usize = 128;
 const TILE_ENTRIES: usize = 512;
+
+/// A clause's words in `class_sums_dense` (`DENSE_WORDS` in the kernel): four literal-slot
+/// masks, then four 32-bit votes.
+const DENSE_WORDS: usize = 6;
+
+/// Clauses of a tile of `class_sums_dense` (`DENSE_TILE` in the kernel).
+const DENSE_TILE: usize = 256;
+
+/// Threads per block of `class_sums_dense` (two samples each).
+const DENSE_BLOCK: u32 = 128;
+
+/// `model`'s clauses laid out for `class_sums_dense`, or `None` when its inputs have more
+/// than two feature words or it has more than four classes. Literal words map to the
+/// kernel's slots: feature words 0, 1 to slots 0, 1, their negations to slots 2, 3.
+fn dense_clauses(model: &InferenceModel) -> Option<Vec<u64>> {
+    let layout = LiteralLayout::new(model.features());
+    let half = layout.feature_words();
+    if half > 2 || model.classes() > 4 {
+        return None;
+    }
+    let mut words = Vec::with_capacity(DENSE_WORDS * model.clauses().len().max(1));
+    for clause in model.clauses() {
+        let mut masks = [0u64; 4];
+        for &l in &clause.literals {
+            let (w, b) = layout.slot(l);
+            let slot = if w < half { w } else { 2 + w - half };
+            masks[slot] |= 1 << b;
+        }
+        let mut votes = [0u32; 4];
+        for (v, &w) in votes.iter_mut().zip(&clause.weights) {
+            *v = w as u32;
+        }
+        words.extend_from_slice(&masks);
+        words.push(votes[0] as u64 | (votes[1] as u64) << 32);
+        words.push(votes[2] as u64 | (votes[3] as u64) << 32);
+    }
+    if words.is_empty() {
+        // Empty buffers cannot be allocated: a record no launch reads.
+        words.resize(DENSE_WORDS, 0);
+    }
+    Some(words)
+}
 
 /// Blocks that keep every multiprocessor of a large GPU busy.
 const BUSY_BLOCKS: usize = 1024;
@@ -387,7 +432,15 @@ impl Inference {
             .collect();
         let stream = stream()?;
         let up = fail("uploading the model");
+        let dense = match dense_clauses(model) {
+            Some(words) => Some((
+                function("class_sums_dense")?,
+                stream.clone_htod(&words).map_err(&up)?,
+            )),
+            None => None,
+        };
         Ok(Inference {
+            dense,
             kernel: function("class_sums")?,
             clamp: function("clamp_sums")?,
             features: model.features(),
@@ -451,65 +504,20 @@ impl Inference {
                 1
             })
             .map_err(fail("allocating clause outputs"))?;
-        // Each thread's features in shared memory when 128 threads' (or at least 32
-        // threads') fit in 32 KiB, else read from device memory; then the tile.
-        let row_bytes = 8 * half;
-        let block = [128u32, 64, 32]
-            .into_iter()
-            .find(|&b| row_bytes * b as usize <= 32768);
-        let (block, staged) = (block.unwrap_or(128), block.is_some() as i32);
-        let tile_bytes = 8 * TILE_ENTRIES
-            + 4 * TILE_CLAUSES * self.classes
-            + 4 * (TILE_CLAUSES + 1)
-            + 2 * TILE_ENTRIES;
-        let sample_blocks = data.len().div_ceil(block as usize);
-        // Enough runs of tiles that a small batch still fills the GPU.
-        let chunks = BUSY_BLOCKS
-            .div_ceil(sample_blocks)
-            .clamp(1, self.tiles.max(1));
-        let tiles_per_chunk = self.tiles.div_ceil(chunks).max(1);
-        let chunks = self.tiles.div_ceil(tiles_per_chunk).max(1);
-        let config = LaunchConfig {
-            grid_dim: (sample_blocks as u32, chunks as u32, 1),
-            block_dim: (block, 1, 1),
-            shared_mem_bytes: (tile_bytes + staged as usize * row_bytes * block as usize) as u32,
-        };
-        let (n, half, clause_count, classes, tiles, tiles_per_chunk) = (
-            data.len() as i32,
-            half as i32,
-            self.clause_count as i32,
-            self.classes as i32,
-            self.tiles as i32,
-            tiles_per_chunk as i32,
-        );
-        let null = 0u64;
-        let mut launch = s.launch_builder(&self.kernel);
-        launch
-            .arg(&features)
-            .arg(&n)
-            .arg(&half)
-            .arg(&staged)
-            .arg(&self.valid)
-            .arg(&self.start)
-            .arg(&self.word_of)
-            .arg(&self.mask_of)
-            .arg(&self.weights)
-            .arg(&clause_count)
-            .arg(&classes)
-            .arg(&self.tile_first)
-            .arg(&tiles)
-            .arg(&tiles_per_chunk)
-            .arg(&mut totals);
-        if want_outputs {
-            launch.arg(&mut fired);
-        } else {
-            launch.arg(&null);
+        match &self.dense {
+            Some((kernel, clauses)) => self.launch_dense(
+                kernel,
+                clauses,
+                &features,
+                data.len(),
+                &mut totals,
+                &mut fired,
+                want_outputs,
+            )?,
+            None => {
+                self.launch_sparse(&features, data.len(), &mut totals, &mut fired, want_outputs)?
+            }
         }
-        // SAFETY: the arguments match class_sums's parameters in type and order; `features`
-        // holds n samples of `half` words, `totals` n x classes values, `fired` (when
-        // passed) n x clause_count bytes; the clause arrays are indexed through `start` and
-        // the tiles through `tile_first`, whose tiles fit the shared memory asked for.
-        unsafe { launch.launch(config) }.map_err(fail("class sums"))?;
         let values_i32 = values as i32;
         let mut launch = s.launch_builder(&self.clamp);
         launch
@@ -528,6 +536,137 @@ impl Inference {
             Vec::new()
         };
         Ok((sums, fired))
+    }
+
+    /// `class_sums` over `samples` packed samples: clauses by include words, tile by tile.
+    fn launch_sparse(
+        &self,
+        features: &CudaSlice<u64>,
+        samples: usize,
+        totals: &mut CudaSlice<i64>,
+        fired: &mut CudaSlice<u8>,
+        want_outputs: bool,
+    ) -> Result<(), String> {
+        let s = &self.stream;
+        let half = LiteralLayout::new(self.features).feature_words();
+        // Each thread's features in shared memory when 128 threads' (or at least 32
+        // threads') fit in 32 KiB, else read from device memory; then the tile.
+        let row_bytes = 8 * half;
+        let block = [128u32, 64, 32]
+            .into_iter()
+            .find(|&b| row_bytes * b as usize <= 32768);
+        let (block, staged) = (block.unwrap_or(128), block.is_some() as i32);
+        let tile_bytes = 8 * TILE_ENTRIES
+            + 4 * TILE_CLAUSES * self.classes
+            + 4 * (TILE_CLAUSES + 1)
+            + 2 * TILE_ENTRIES;
+        let sample_blocks = samples.div_ceil(block as usize);
+        // Enough runs of tiles that a small batch still fills the GPU.
+        let chunks = BUSY_BLOCKS
+            .div_ceil(sample_blocks)
+            .clamp(1, self.tiles.max(1));
+        let tiles_per_chunk = self.tiles.div_ceil(chunks).max(1);
+        let chunks = self.tiles.div_ceil(tiles_per_chunk).max(1);
+        let config = LaunchConfig {
+            grid_dim: (sample_blocks as u32, chunks as u32, 1),
+            block_dim: (block, 1, 1),
+            shared_mem_bytes: (tile_bytes + staged as usize * row_bytes * block as usize) as u32,
+        };
+        let (n, half, clause_count, classes, tiles, tiles_per_chunk) = (
+            samples as i32,
+            half as i32,
+            self.clause_count as i32,
+            self.classes as i32,
+            self.tiles as i32,
+            tiles_per_chunk as i32,
+        );
+        let null = 0u64;
+        let mut launch = s.launch_builder(&self.kernel);
+        launch
+            .arg(features)
+            .arg(&n)
+            .arg(&half)
+            .arg(&staged)
+            .arg(&self.valid)
+            .arg(&self.start)
+            .arg(&self.word_of)
+            .arg(&self.mask_of)
+            .arg(&self.weights)
+            .arg(&clause_count)
+            .arg(&classes)
+            .arg(&self.tile_first)
+            .arg(&tiles)
+            .arg(&tiles_per_chunk)
+            .arg(totals);
+        if want_outputs {
+            launch.arg(fired);
+        } else {
+            launch.arg(&null);
+        }
+        // SAFETY: the arguments match class_sums's parameters in type and order; `features`
+        // holds n samples of `half` words, `totals` n x classes values, `fired` (when
+        // passed) n x clause_count bytes; the clause arrays are indexed through `start` and
+        // the tiles through `tile_first`, whose tiles fit the shared memory asked for.
+        unsafe { launch.launch(config) }.map_err(fail("class sums"))?;
+        Ok(())
+    }
+
+    /// `class_sums_dense` over `samples` packed samples of at most two words.
+    #[allow(clippy::too_many_arguments)]
+    fn launch_dense(
+        &self,
+        kernel: &CudaFunction,
+        clauses: &CudaSlice<u64>,
+        features: &CudaSlice<u64>,
+        samples: usize,
+        totals: &mut CudaSlice<i64>,
+        fired: &mut CudaSlice<u8>,
+        want_outputs: bool,
+    ) -> Result<(), String> {
+        let layout = LiteralLayout::new(self.features);
+        let half = layout.feature_words();
+        let valid = [0, 1].map(|w| if w < half { layout.valid(w) } else { 0 });
+        let sample_blocks = samples.div_ceil(2 * DENSE_BLOCK as usize);
+        let tiles = self.clause_count.div_ceil(DENSE_TILE).max(1);
+        let chunks = BUSY_BLOCKS.div_ceil(sample_blocks).clamp(1, tiles);
+        let tiles_per_chunk = tiles.div_ceil(chunks);
+        let chunks = tiles.div_ceil(tiles_per_chunk);
+        let config = LaunchConfig {
+            grid_dim: (sample_blocks as u32, chunks as u32, 1),
+            block_dim: (DENSE_BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let (n, half, clause_count, classes, tiles_per_chunk) = (
+            samples as i32,
+            half as i32,
+            self.clause_count as i32,
+            self.classes as i32,
+            tiles_per_chunk as i32,
+        );
+        let null = 0u64;
+        let mut launch = self.stream.launch_builder(kernel);
+        launch
+            .arg(features)
+            .arg(&n)
+            .arg(&half)
+            .arg(&valid[0])
+            .arg(&valid[1])
+            .arg(clauses)
+            .arg(&clause_count)
+            .arg(&classes)
+            .arg(&tiles_per_chunk)
+            .arg(totals);
+        if want_outputs {
+            launch.arg(fired);
+        } else {
+            launch.arg(&null);
+        }
+        // SAFETY: the arguments match class_sums_dense's parameters in type and order;
+        // `features` holds n samples of `half` (1 or 2) words, `clauses` clause_count records
+        // of DENSE_WORDS words, `totals` n x classes values, `fired` (when passed) n x
+        // clause_count bytes; the grid covers every sample and every tile once.
+        unsafe { launch.launch(config) }.map_err(fail("class sums"))?;
+        Ok(())
     }
 }
 

@@ -17,6 +17,10 @@ pub enum Device {
     Cpu,
     /// The first CUDA GPU.
     Cuda,
+    /// The GPU's training computed on one CPU thread, with the GPU's random numbers: the
+    /// model a `cuda` run gives, exactly, on a machine without a GPU (slow; for checking and
+    /// reproducing GPU runs). Inference runs on the CPU.
+    CudaReference,
 }
 
 impl FromStr for Device {
@@ -26,7 +30,10 @@ impl FromStr for Device {
         match text {
             "cpu" => Ok(Device::Cpu),
             "cuda" => Ok(Device::Cuda),
-            other => Err(format!("unknown device '{other}': cpu or cuda")),
+            "cuda-reference" => Ok(Device::CudaReference),
+            other => Err(format!(
+                "unknown device '{other}': cpu, cuda or cuda-reference"
+            )),
         }
     }
 }
@@ -36,6 +43,7 @@ impl fmt::Display for Device {
         f.write_str(match self {
             Device::Cpu => "cpu",
             Device::Cuda => "cuda",
+            Device::CudaReference => "cuda-reference",
         })
     }
 }
@@ -53,21 +61,24 @@ pub enum Trainer {
     /// The per-class machine's epochs on the GPU.
     #[cfg(feature = "cuda")]
     Cuda(Box<crate::tm::cuda::PerClassTrainer>),
+    /// The per-class machine's GPU epochs computed on the CPU
+    /// ([`crate::tm::MultiClassTm::fit_epoch_device_draws`]).
+    CudaReference,
 }
 
 impl Trainer {
     /// A trainer of `machine` on `data` (uploaded now for a GPU).
     pub fn new(device: Device, machine: &Machine, data: &Dataset) -> Result<Trainer, String> {
+        if device != Device::Cpu && !matches!(machine, Machine::PerClass(_)) {
+            return Err(format!(
+                "the {device} device trains the per-class machine (--model per-class); \
+                 train this one on the cpu"
+            ));
+        }
         match device {
             Device::Cpu => Ok(Trainer::Cpu),
+            Device::CudaReference => Ok(Trainer::CudaReference),
             Device::Cuda => {
-                if !matches!(machine, Machine::PerClass(_)) {
-                    return Err(
-                        "the cuda device trains the per-class machine (--model per-class); \
-                         train this one on the cpu"
-                            .into(),
-                    );
-                }
                 #[cfg(feature = "cuda")]
                 return crate::tm::cuda::PerClassTrainer::new(data)
                     .map(|t| Trainer::Cuda(Box::new(t)));
@@ -91,6 +102,13 @@ impl Trainer {
             Trainer::Cuda(trainer) => match machine {
                 Machine::PerClass(tm) => trainer.fit_epoch(tm, data),
                 _ => Err("the cuda trainer holds a per-class machine".into()),
+            },
+            Trainer::CudaReference => match machine {
+                Machine::PerClass(tm) => {
+                    tm.fit_epoch_device_draws(data);
+                    Ok(())
+                }
+                _ => Err("the cuda-reference trainer holds a per-class machine".into()),
             },
         }
     }
@@ -117,7 +135,7 @@ impl BatchScorer {
     /// `model` on `device` (uploaded now for a GPU).
     pub fn new(device: Device, model: InferenceModel) -> Result<BatchScorer, String> {
         match device {
-            Device::Cpu => Ok(BatchScorer::Cpu(model)),
+            Device::Cpu | Device::CudaReference => Ok(BatchScorer::Cpu(model)),
             #[cfg(feature = "cuda")]
             Device::Cuda => Ok(BatchScorer::Cuda {
                 gpu: Box::new(crate::tm::cuda::Inference::new(&model)?),
@@ -180,12 +198,12 @@ mod tests {
 
     #[test]
     fn devices_parse_and_print() {
-        for device in [Device::Cpu, Device::Cuda] {
+        for device in [Device::Cpu, Device::Cuda, Device::CudaReference] {
             assert_eq!(device.to_string().parse::<Device>(), Ok(device));
         }
         let err = "gpu".parse::<Device>().unwrap_err();
         assert!(
-            err.contains("'gpu'") && err.contains("cpu or cuda"),
+            err.contains("'gpu'") && err.contains("cpu, cuda or cuda-reference"),
             "{err}"
         );
     }

@@ -23,6 +23,7 @@ pub mod bank;
 pub mod bitslice;
 pub mod coalesced;
 pub mod conv;
+pub mod counter_draws;
 #[cfg(feature = "cuda")]
 pub mod cuda;
 pub mod data;

@@ -12,6 +12,7 @@
 
 use crate::rng::{self, Rng, WideRng};
 use crate::tm::bank::{Applied, ClauseBank, FeedbackScratch, TypeI};
+use crate::tm::counter_draws::{self, SampleDraws};
 use crate::tm::data::Dataset;
 use crate::tm::inference::{CompiledClause, InferenceModel};
 use crate::tm::literals::LiteralLayout;
@@ -98,7 +99,9 @@ impl Block {
         sum
     }
 
-    fn feedback(&mut self, update: Update, fb: &Feedback) {
+    /// Gives the block's clauses the feedback of one sample, drawing from the block's own
+    /// streams, or from the GPU trainer's counters when `device_draws` is given.
+    fn feedback(&mut self, update: Update, fb: &Feedback, device_draws: Option<&SampleDraws>) {
         let t = fb.params.threshold;
         let type_i = TypeI::of(fb.params, fb.sampler);
         // The selection stream serves nothing else, so drawing every clause's selection
@@ -109,7 +112,10 @@ impl Block {
             if !self.active[i] {
                 continue;
             }
-            let r = self.rng.random_range(0..2 * t);
+            let r = match device_draws {
+                None => self.rng.random_range(0..2 * t),
+                Some(draws) => draws.clause(self.first + i).selection(t),
+            };
             let chosen = if update.target {
                 r < t - update.sum
             } else {
@@ -127,15 +133,30 @@ impl Block {
             if let Some(&next) = self.acting.get(n + 1) {
                 self.bank.prefetch(next as usize);
             }
-            let applied = self.bank.feedback(
-                i,
+            let (is_type_i, matched) = (
                 update.target == (self.polarity(i) > 0),
                 self.outputs[i].then_some(fb.literals),
-                fb.keep,
-                &type_i,
-                &mut self.darts,
-                &mut self.scratch,
             );
+            let applied = match device_draws {
+                None => self.bank.feedback(
+                    i,
+                    is_type_i,
+                    matched,
+                    fb.keep,
+                    &type_i,
+                    &mut self.darts,
+                    &mut self.scratch,
+                ),
+                Some(draws) => self.bank.feedback(
+                    i,
+                    is_type_i,
+                    matched,
+                    fb.keep,
+                    &type_i,
+                    &mut draws.clause(self.first + i),
+                    &mut self.scratch,
+                ),
+            };
             if fb.params.weighted {
                 adjust_weight(&mut self.weights[i], applied);
             }
@@ -303,8 +324,52 @@ impl MultiClassTm {
             .collect()
     }
 
+    /// One epoch as the GPU trainer computes it, on one CPU thread: the same order,
+    /// negative classes and drops as [`Self::fit_epoch`], but each clause's feedback draws
+    /// from the GPU's counters ([`counter_draws`]) keyed by a word of the main stream, not
+    /// from its block's streams. From the same seed, this gives the GPU's model bit for bit.
+    pub fn fit_epoch_device_draws(&mut self, data: &Dataset) {
+        let samples = self.begin_epoch(data);
+        let key = self.draw_word();
+        let (t, layout, clauses) = (self.params.threshold, self.layout, self.params.clauses);
+        let p16 = counter_draws::p16(self.params.specificity);
+        let (params, sampler) = (&self.params, &self.sampler);
+        let keep = self.literal_keep.as_deref();
+        let mut literals = vec![0u64; layout.words()];
+        for (round, &(row, label, negative)) in samples.iter().enumerate() {
+            layout.fill_literals(data.row(row), &mut literals);
+            for class in [label, negative] {
+                let blocks = &mut self.blocks[class];
+                let sum: i64 = blocks
+                    .iter_mut()
+                    .map(|b| b.vote_learning(&literals, keep))
+                    .sum();
+                let update = Update {
+                    target: class == label,
+                    sum: sum.clamp(-(t as i64), t as i64) as i32,
+                };
+                let context = Feedback {
+                    params,
+                    sampler,
+                    literals: &literals,
+                    keep,
+                };
+                let draws = SampleDraws {
+                    key,
+                    round,
+                    first_clause: class * clauses,
+                    p16,
+                    layout,
+                };
+                for block in blocks.iter_mut() {
+                    block.feedback(update, &context, Some(&draws));
+                }
+            }
+        }
+        self.clear_drops();
+    }
+
     /// A random word from the main stream (seeds a device's own random numbers).
-    #[cfg(feature = "cuda")]
     pub(crate) fn draw_word(&mut self) -> u64 {
         self.rng.random()
     }
@@ -371,7 +436,7 @@ impl MultiClassTm {
                         };
                         let target = class == label;
                         let sum = sums[!target as usize];
-                        block.feedback(Update { target, sum }, &context);
+                        block.feedback(Update { target, sum }, &context, None);
                     }
                 }
                 if let Some(&(row, label, negative)) = samples.get(round) {
@@ -420,7 +485,7 @@ impl MultiClassTm {
                     keep,
                 };
                 for block in blocks.iter_mut() {
-                    block.feedback(update, &context);
+                    block.feedback(update, &context, None);
                 }
             }
         };

@@ -16,6 +16,21 @@
 use crate::rng::WideRng;
 use crate::tm::literals::LiteralLayout;
 
+/// Where a feedback takes its random subsets of literals from: the CPU's wide streams, or
+/// (feature `cuda`) the GPU trainer's counters computed on the host.
+pub trait SubsetDraws {
+    /// Draws into `subset` each literal of `sampler`'s layout with `sampler`'s probability;
+    /// padding bits are 0.
+    fn draw_subset(&mut self, sampler: &SubsetSampler, subset: &mut Subset);
+}
+
+impl SubsetDraws for WideRng {
+    #[inline]
+    fn draw_subset(&mut self, sampler: &SubsetSampler, subset: &mut Subset) {
+        sampler.draw(self, subset);
+    }
+}
+
 /// Draws random subsets of the literals, each literal with probability `p`.
 #[derive(Clone, Debug)]
 pub struct SubsetSampler {
