@@ -131,8 +131,9 @@ impl ModelArgs {
             }
             ModelKind::Conv => {
                 anyhow::ensure!(
-                    encoder.kind == Kind::CheckersPlanes,
-                    "--model conv needs a board encoder (checkers-planes), got {}",
+                    encoder.kind == Kind::CheckersPlanes && !encoder.meta && !encoder.balance,
+                    "--model conv needs a board encoder (checkers-planes, without meta or \
+                     balance), got {}",
                     encoder.name()
                 );
                 let grid = checkers_planes::patch_grid(self.window)

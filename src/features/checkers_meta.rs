@@ -6,6 +6,9 @@
 //! 1 to 8 from that side's own back rank, men weighing 1 and kings 2, the weighted mean row
 //! rounded down (0 without pieces). Each becomes a thermometer (`own-men>=3` is true with
 //! three own men or more): 12 + 12 + 12 + 12 + 8 + 7 + 7 = 70 features.
+//!
+//! Beside them, ours: the material balance (`checkers-planes:balance=on`), own pieces minus
+//! the opponent's and own kings minus the opponent's, each as a thermometer from -11 to 12.
 
 use crate::game::Color;
 
@@ -76,6 +79,31 @@ pub fn encode(planes: [u32; 4], own: Color, out: &mut Vec<u8>) {
     }
 }
 
+/// The balances with the thresholds of their thermometers.
+const BALANCES: [(&str, std::ops::RangeInclusive<i32>); 2] =
+    [("piece-balance", -11..=12), ("king-balance", -11..=12)];
+
+/// Number of material balance features.
+pub const BALANCE_FEATURES: usize = 48;
+
+/// The balance feature names, `piece-balance>=-11` .. `king-balance>=12`.
+pub fn balance_names() -> Vec<String> {
+    BALANCES
+        .iter()
+        .flat_map(|(name, range)| range.clone().map(move |k| format!("{name}>={k}")))
+        .collect()
+}
+
+/// Appends the material balance of a board (planes as for [`encode`]) seen by `own`.
+pub fn encode_balance(planes: [u32; 4], own: Color, out: &mut Vec<u8>) {
+    let [bm, bk, wm, wk] = planes.map(|p| p.count_ones() as i32);
+    let (pieces, kings) = ((bm + bk) - (wm + wk), bk - wk);
+    let sign = if own == Color::Black { 1 } else { -1 };
+    for ((_, range), value) in BALANCES.iter().zip([sign * pieces, sign * kings]) {
+        out.extend(range.clone().map(|k| u8::from(value >= k)));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,6 +136,28 @@ mod tests {
             assert_eq!(get(&f, "own-centre>=3"), 0);
             assert_eq!(get(&f, "opponent-centre>=2"), 1);
         }
+    }
+
+    #[test]
+    fn the_balance_counts_pieces_and_kings_from_either_side() {
+        assert_eq!(balance_names().len(), BALANCE_FEATURES);
+        // Black: a man and two kings; White: a man. Black is two pieces and two kings up.
+        let planes = [1, (1 << 10) | (1 << 11), 1 << 31, 0];
+        let balance = |own| {
+            let mut out = Vec::new();
+            encode_balance(planes, own, &mut out);
+            balance_names().into_iter().zip(out).collect::<Vec<_>>()
+        };
+        let black = balance(Color::Black);
+        assert_eq!(get(&black, "piece-balance>=2"), 1);
+        assert_eq!(get(&black, "piece-balance>=3"), 0);
+        assert_eq!(get(&black, "king-balance>=2"), 1);
+        assert_eq!(get(&black, "king-balance>=3"), 0);
+        let white = balance(Color::White);
+        assert_eq!(get(&white, "piece-balance>=-2"), 1);
+        assert_eq!(get(&white, "piece-balance>=-1"), 0);
+        assert_eq!(get(&white, "king-balance>=-11"), 1);
+        assert_eq!(get(&white, "king-balance>=-1"), 0);
     }
 
     #[test]

@@ -124,7 +124,21 @@ pub const LIST: &[Entry] = &[
         name: "checkers-planes",
         version: 1,
         doc: "seed 001: black men, black kings, white men, white kings on 32 squares",
-        options: &[("view", VIEW_DOC), ("labels", LABELS_DOC)],
+        options: &[
+            ("view", VIEW_DOC),
+            ("labels", LABELS_DOC),
+            (
+                "meta",
+                "on: seed 001's metadata appended (the 70 bits of checkers-meta, in the same \
+                 view) (default off)",
+            ),
+            (
+                "balance",
+                "on: the material balance appended: own pieces minus the opponent's, and own \
+                 kings minus the opponent's, as thermometers from -11 to 12 (48 bits) \
+                 (default off)",
+            ),
+        ],
     },
     Entry {
         kind: Kind::CheckersMeta,
@@ -197,6 +211,10 @@ pub struct Encoder {
     pub mover_view: bool,
     /// Checkers: classes give White's outcome (with Black's view of the board).
     pub white_labels: bool,
+    /// Checkers planes: seed 001's metadata appended.
+    pub meta: bool,
+    /// Checkers planes: the material balance appended.
+    pub balance: bool,
     /// Hex connection: the symbols folded into a hypervector.
     pub hypervector: Option<Hypervector>,
 }
@@ -211,6 +229,8 @@ impl Encoder {
             fold: false,
             mover_view: false,
             white_labels: false,
+            meta: false,
+            balance: false,
             hypervector: None,
         }
     }
@@ -280,6 +300,8 @@ impl Encoder {
                 "edges" => encoder.edges = switch()?,
                 "to-move" => encoder.to_move = switch()?,
                 "fold" => encoder.fold = switch()?,
+                "meta" => encoder.meta = switch()?,
+                "balance" => encoder.balance = switch()?,
                 "view" => {
                     encoder.mover_view = match value {
                         "black" => false,
@@ -346,6 +368,8 @@ impl Encoder {
             (self.fold, "fold=on"),
             (self.mover_view, "view=mover"),
             (self.white_labels, "labels=white"),
+            (self.meta, "meta=on"),
+            (self.balance, "balance=on"),
         ] {
             if flag {
                 options.push(text);
@@ -439,7 +463,9 @@ impl Encoder {
             (Kind::HexCompact, Sample::Hex(game)) => {
                 Ok(hex_compact::feature_count(game.width(), game.height()))
             }
-            (Kind::CheckersPlanes, Sample::Checkers { .. }) => Ok(checkers_planes::FEATURES),
+            (Kind::CheckersPlanes, Sample::Checkers { .. }) => Ok(checkers_planes::FEATURES
+                + usize::from(self.meta) * checkers_meta::FEATURES
+                + usize::from(self.balance) * checkers_meta::BALANCE_FEATURES),
             (Kind::CheckersMeta, Sample::Checkers { .. }) => Ok(checkers_meta::FEATURES),
             _ => Err(self.wrong_sample()),
         }
@@ -459,7 +485,16 @@ impl Encoder {
                 Ok(names)
             }
             (Kind::HexCompact, Sample::Hex(game)) => Ok(hex_compact::feature_names(game)),
-            (Kind::CheckersPlanes, Sample::Checkers { .. }) => Ok(checkers_planes::feature_names()),
+            (Kind::CheckersPlanes, Sample::Checkers { .. }) => {
+                let mut names = checkers_planes::feature_names();
+                if self.meta {
+                    names.extend(checkers_meta::feature_names());
+                }
+                if self.balance {
+                    names.extend(checkers_meta::balance_names());
+                }
+                Ok(names)
+            }
             (Kind::CheckersMeta, Sample::Checkers { .. }) => Ok(checkers_meta::feature_names()),
             _ => Err(self.wrong_sample()),
         }
@@ -486,11 +521,18 @@ impl Encoder {
                 Ok(())
             }
             (Kind::CheckersPlanes, Sample::Checkers { planes, to_move }) => {
-                let seen = match self.viewer(to_move)? {
+                let viewer = self.viewer(to_move)?;
+                let seen = match viewer {
                     Color::Black => planes,
                     Color::White => turned(planes),
                 };
                 checkers_planes::encode_planes(seen, out);
+                if self.meta {
+                    checkers_meta::encode(planes, viewer, out);
+                }
+                if self.balance {
+                    checkers_meta::encode_balance(planes, viewer, out);
+                }
                 Ok(())
             }
             (Kind::CheckersMeta, Sample::Checkers { planes, to_move }) => {
@@ -565,6 +607,7 @@ mod tests {
             "hex-connection@1:fold=on,hv=1024,hv-bits=2",
             "hex-compact@1:fold=on",
             "checkers-planes@1:view=mover",
+            "checkers-planes@1:meta=on,balance=on",
             "checkers-meta@1:labels=white",
         ] {
             assert_eq!(Encoder::parse(text).unwrap().name(), text);
@@ -632,6 +675,7 @@ mod tests {
                 "",
                 ":edges=on,to-move=on",
                 ":view=mover",
+                ":view=mover,meta=on,balance=on",
                 ":hv=100,hv-bits=3",
             ] {
                 let Ok(encoder) = Encoder::parse(&format!("{}{options}", entry.name)) else {
@@ -672,6 +716,16 @@ mod tests {
         assert_eq!(planes.class_of(sample(Some(Color::White)), 2), Ok(2));
         assert_eq!(planes.class_of(sample(Some(Color::Black)), 1), Ok(1));
         assert!(planes.encode(sample(None), &mut black).is_err());
+        // With the metadata and the balance, the planes come first, then 70 + 48 bits.
+        let rich = Encoder::parse("checkers-planes:view=mover,meta=on,balance=on").unwrap();
+        let mut out = Vec::new();
+        rich.encode(sample(Some(Color::White)), &mut out).unwrap();
+        assert_eq!(out.len(), 128 + 70 + 48);
+        assert_eq!(out[..128], white[..]);
+        let names = rich.feature_names(sample(Some(Color::White))).unwrap();
+        let bit = |name: &str| out[names.iter().position(|n| n == name).unwrap()];
+        assert_eq!((bit("own-men>=12"), bit("piece-balance>=0")), (1, 1));
+        assert_eq!(bit("piece-balance>=1"), 0);
         let white_labels = Encoder::parse("checkers-planes:labels=white").unwrap();
         assert_eq!(white_labels.class_of(sample(None), 0), Ok(1));
         assert_eq!(white_labels.perspective(), Perspective::White);
