@@ -60,6 +60,25 @@ struct Feedback<'a> {
     keep: Option<&'a [u64]>,
 }
 
+impl Feedback<'_> {
+    /// One sample's learning by one class's `blocks`: they vote, then get the feedback toward
+    /// (`target`) or away from the sample's class, drawing as [`Block::feedback`] says.
+    fn learn(&self, blocks: &mut [Block], target: bool, device_draws: Option<&SampleDraws>) {
+        let t = self.params.threshold as i64;
+        let sum: i64 = blocks
+            .iter_mut()
+            .map(|b| b.vote_learning(self.literals, self.keep))
+            .sum();
+        let update = Update {
+            target,
+            sum: sum.clamp(-t, t) as i32,
+        };
+        for block in blocks.iter_mut() {
+            block.feedback(update, self, device_draws);
+        }
+    }
+}
+
 impl Block {
     fn new(layout: LiteralLayout, params: &Params, first: usize, len: usize, id: u64) -> Block {
         let (rng, darts) = rng::substream_pair(params.seed, id);
@@ -331,29 +350,20 @@ impl MultiClassTm {
     pub fn fit_epoch_device_draws(&mut self, data: &Dataset) {
         let samples = self.begin_epoch(data);
         let key = self.draw_word();
-        let (t, layout, clauses) = (self.params.threshold, self.layout, self.params.clauses);
+        let (layout, clauses) = (self.layout, self.params.clauses);
         let p16 = counter_draws::p16(self.params.specificity);
         let (params, sampler) = (&self.params, &self.sampler);
         let keep = self.literal_keep.as_deref();
         let mut literals = vec![0u64; layout.words()];
         for (round, &(row, label, negative)) in samples.iter().enumerate() {
             layout.fill_literals(data.row(row), &mut literals);
+            let context = Feedback {
+                params,
+                sampler,
+                literals: &literals,
+                keep,
+            };
             for class in [label, negative] {
-                let blocks = &mut self.blocks[class];
-                let sum: i64 = blocks
-                    .iter_mut()
-                    .map(|b| b.vote_learning(&literals, keep))
-                    .sum();
-                let update = Update {
-                    target: class == label,
-                    sum: sum.clamp(-(t as i64), t as i64) as i32,
-                };
-                let context = Feedback {
-                    params,
-                    sampler,
-                    literals: &literals,
-                    keep,
-                };
                 let draws = SampleDraws {
                     key,
                     round,
@@ -361,9 +371,7 @@ impl MultiClassTm {
                     p16,
                     layout,
                 };
-                for block in blocks.iter_mut() {
-                    block.feedback(update, &context, Some(&draws));
-                }
+                context.learn(&mut self.blocks[class], class == label, Some(&draws));
             }
         }
         self.clear_drops();
@@ -460,7 +468,7 @@ impl MultiClassTm {
         samples: &[(usize, usize, usize)],
         workers: usize,
     ) {
-        let (t, layout) = (self.params.threshold, self.layout);
+        let layout = self.layout;
         let (params, sampler) = (&self.params, &self.sampler);
         let keep = self.literal_keep.as_deref();
         let learn = |class: usize, blocks: &mut Vec<Block>| {
@@ -470,23 +478,13 @@ impl MultiClassTm {
                     continue;
                 }
                 layout.fill_literals(rows(row), &mut literals);
-                let sum: i64 = blocks
-                    .iter_mut()
-                    .map(|b| b.vote_learning(&literals, keep))
-                    .sum();
-                let update = Update {
-                    target: class == label,
-                    sum: sum.clamp(-(t as i64), t as i64) as i32,
-                };
                 let context = Feedback {
                     params,
                     sampler,
                     literals: &literals,
                     keep,
                 };
-                for block in blocks.iter_mut() {
-                    block.feedback(update, &context, None);
-                }
+                context.learn(blocks, class == label, None);
             }
         };
         if workers == 1 {
