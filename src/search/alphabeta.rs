@@ -180,20 +180,28 @@ impl<G: SearchGame> AlphaBeta<G> {
                 }
                 _ => (report.score - ASPIRATION, report.score + ASPIRATION),
             };
-            let score = loop {
-                let score = self.root(&mut position, &mut moves, depth, alpha, beta, evaluator);
+            let (score, best, window_alpha) = loop {
+                let (score, best) =
+                    self.root(&mut position, &mut moves, depth, alpha, beta, evaluator);
                 if self.aborted {
-                    break score;
+                    break (score, best, alpha);
                 }
                 if score <= alpha && alpha > -INFINITY {
                     alpha = -INFINITY;
                 } else if score >= beta && beta < INFINITY {
                     beta = INFINITY;
                 } else {
-                    break score;
+                    break (score, best, alpha);
                 }
             };
             if self.aborted {
+                // The unfinished iteration still counts where it proved another move better
+                // than the last one's best (searched first) at this depth: a score above the
+                // window's lower bound, not a bound below it.
+                if best > 0 && score > window_alpha {
+                    report.best = Some(moves[0]);
+                    report.score = score;
+                }
                 break;
             }
             report = SearchReport {
@@ -211,8 +219,9 @@ impl<G: SearchGame> AlphaBeta<G> {
     }
 
     /// One root iteration within the window (`alpha`, `beta`): the best score found (a
-    /// bound when it falls outside the window), with the best move moved to the front of
-    /// `moves` for the next iteration.
+    /// bound when it falls outside the window) and the index that move had in `moves`,
+    /// where it is now moved to the front for the next iteration. When the search is
+    /// aborted, the best of the moves searched to the end.
     fn root(
         &mut self,
         game: &mut G,
@@ -221,7 +230,7 @@ impl<G: SearchGame> AlphaBeta<G> {
         mut alpha: i32,
         beta: i32,
         evaluator: &dyn Evaluator<G>,
-    ) -> i32 {
+    ) -> (i32, usize) {
         let mut best = 0;
         let mut best_score = -INFINITY;
         for (i, &mv) in moves.iter().enumerate() {
@@ -243,7 +252,7 @@ impl<G: SearchGame> AlphaBeta<G> {
         }
         // Stable rotation keeps the shuffled order of the others.
         moves[..=best].rotate_right(1);
-        best_score
+        (best_score, best)
     }
 
     /// The score of the move just played, for the side that played it: the first move of a
@@ -606,6 +615,58 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn an_unfinished_iteration_keeps_a_move_it_proved_better() {
+        use crate::game::Color;
+        use crate::search::toy::{TreeEval, TreeGame, TreeNode};
+        // Black's moves from the root: A (node 1) looks best at depth 1 and loses at depth 2;
+        // B (node 2) draws; C and D (nodes 3, 4) look worst and lose, after many replies.
+        let node = |children: Vec<usize>, result, value| TreeNode {
+            children,
+            result,
+            value,
+        };
+        let mut tree = vec![
+            node(vec![1, 2, 3, 4], None, 0.5),
+            node(vec![5], None, 0.2),
+            node(vec![6], None, 0.4),
+        ];
+        let (c_leaves, d_leaves) = (7..37, 37..67);
+        tree.push(node(c_leaves.clone().collect(), None, 0.6));
+        tree.push(node(d_leaves.clone().collect(), None, 0.6));
+        tree.push(node(vec![], Some(Some(Color::White)), 0.0));
+        tree.push(node(vec![], Some(None), 0.5));
+        for leaf in 7..67 {
+            let white_wins = leaf == c_leaves.end - 1 || leaf == d_leaves.end - 1;
+            tree.push(node(vec![], Some(white_wins.then_some(Color::White)), 0.5));
+        }
+        let game = TreeGame::new(tree);
+        let mut kept_unfinished = false;
+        for seed in 1..=4 {
+            for nodes in 1..=150 {
+                let limits = Limits {
+                    nodes: Some(nodes),
+                    ..Limits::default()
+                };
+                let report = AlphaBeta::new(8).search(&game, &TreeEval, &limits, &mut seeded(seed));
+                let best = report.best.unwrap();
+                if report.depth == 0 {
+                    // Not even depth 1 finished: any move.
+                    continue;
+                }
+                assert!(
+                    best == 1 || best == 2,
+                    "seed {seed}, {nodes} nodes: move {best}"
+                );
+                if report.depth >= 2 {
+                    assert_eq!(best, 2, "seed {seed}, {nodes} nodes");
+                }
+                kept_unfinished |= report.depth == 1 && best == 2;
+            }
+        }
+        assert!(kept_unfinished, "no unfinished depth-2 iteration was kept");
     }
 
     #[test]
