@@ -208,6 +208,52 @@ mod tests {
         );
     }
 
+    #[test]
+    fn the_cuda_reference_trains_per_class_machines_with_the_gpus_draws() {
+        use crate::tm::{CoalescedTm, MultiClassTm, Params};
+        let mut data = Dataset::new(4);
+        for i in 0..40u32 {
+            let x: Vec<u8> = (0..4).map(|b| ((i >> b) & 1) as u8).collect();
+            data.push(&x, i % 2);
+        }
+        let params = Params {
+            clauses: 10,
+            threshold: 5,
+            seed: 2,
+            ..Params::default()
+        };
+        let tm = MultiClassTm::new(params.clone(), 4, 2).unwrap();
+        let mut machine = Machine::PerClass(tm.clone());
+        let mut trainer = Trainer::new(Device::CudaReference, &machine, &data).unwrap();
+        trainer.fit_epoch(&mut machine, &data).unwrap();
+        let mut direct = tm;
+        direct.fit_epoch_device_draws(&data);
+        let Machine::PerClass(trained) = &machine else {
+            unreachable!()
+        };
+        let states = |tm: &MultiClassTm| -> Vec<u32> {
+            (0..2)
+                .flat_map(|c| (0..10).flat_map(move |j| (0..8).map(move |l| (c, j, l))))
+                .map(|(c, j, l)| tm.state(c, j, l))
+                .collect()
+        };
+        assert_eq!(states(trained), states(&direct));
+        let fresh = MultiClassTm::new(params.clone(), 4, 2).unwrap();
+        assert_ne!(
+            states(trained),
+            states(&fresh),
+            "an epoch that changed nothing"
+        );
+        let coalesced = Machine::Coalesced(CoalescedTm::new(params, 4, 2).unwrap());
+        let Err(err) = Trainer::new(Device::CudaReference, &coalesced, &data) else {
+            panic!("the reference device took a coalesced machine");
+        };
+        assert!(
+            err.contains("cuda-reference") && err.contains("per-class"),
+            "{err}"
+        );
+    }
+
     #[cfg(not(feature = "cuda"))]
     #[test]
     fn cuda_without_the_feature_says_how_to_build_it() {
