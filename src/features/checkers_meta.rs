@@ -31,10 +31,33 @@ pub const FEATURES: usize = 70;
 
 /// The feature names, `own-men>=1` .. `opponent-centre>=8`.
 pub fn feature_names() -> Vec<String> {
-    ATTRIBUTES
+    thermometer_names(&ATTRIBUTES)
+}
+
+/// `name>=k` for every threshold k of every thermometer.
+fn thermometer_names<T: Copy + std::fmt::Display>(
+    thermometers: &[(&str, std::ops::RangeInclusive<T>)],
+) -> Vec<String>
+where
+    std::ops::RangeInclusive<T>: Iterator<Item = T>,
+{
+    thermometers
         .iter()
         .flat_map(|(name, range)| range.clone().map(move |k| format!("{name}>={k}")))
         .collect()
+}
+
+/// Appends each thermometer's bits for its value: 1 for every threshold the value reaches.
+fn encode_thermometers<T: Copy + PartialOrd>(
+    thermometers: &[(&str, std::ops::RangeInclusive<T>)],
+    values: impl IntoIterator<Item = T>,
+    out: &mut Vec<u8>,
+) where
+    std::ops::RangeInclusive<T>: Iterator<Item = T>,
+{
+    for ((_, range), value) in thermometers.iter().zip(values) {
+        out.extend(range.clone().map(|k| u8::from(value >= k)));
+    }
 }
 
 /// The vertical centre of mass of `men` and `kings` (bitboards, bit i = square i+1) for the
@@ -74,9 +97,7 @@ pub fn encode(planes: [u32; 4], own: Color, out: &mut Vec<u8>) {
         centre(om, ok, own),
         centre(pm, pk, own.opponent()),
     ];
-    for ((_, range), value) in ATTRIBUTES.iter().zip(values) {
-        out.extend(range.clone().map(|k| u8::from(value >= k)));
-    }
+    encode_thermometers(&ATTRIBUTES, values, out);
 }
 
 /// The balances with the thresholds of their thermometers.
@@ -88,10 +109,7 @@ pub const BALANCE_FEATURES: usize = 48;
 
 /// The balance feature names, `piece-balance>=-11` .. `king-balance>=12`.
 pub fn balance_names() -> Vec<String> {
-    BALANCES
-        .iter()
-        .flat_map(|(name, range)| range.clone().map(move |k| format!("{name}>={k}")))
-        .collect()
+    thermometer_names(&BALANCES)
 }
 
 /// Appends the material balance of a board (planes as for [`encode`]) seen by `own`.
@@ -99,9 +117,7 @@ pub fn encode_balance(planes: [u32; 4], own: Color, out: &mut Vec<u8>) {
     let [bm, bk, wm, wk] = planes.map(|p| p.count_ones() as i32);
     let (pieces, kings) = ((bm + bk) - (wm + wk), bk - wk);
     let sign = if own == Color::Black { 1 } else { -1 };
-    for ((_, range), value) in BALANCES.iter().zip([sign * pieces, sign * kings]) {
-        out.extend(range.clone().map(|k| u8::from(value >= k)));
-    }
+    encode_thermometers(&BALANCES, [sign * pieces, sign * kings], out);
 }
 
 #[cfg(test)]
