@@ -20,6 +20,10 @@ use tmbot::search::alphabeta::AlphaBeta;
 use tmbot::search::Limits;
 use tmbot::stop::StopFlag;
 
+/// The most a move may take, in multiples of CheckerBoard's time a move (`cbhost` cuts a
+/// move at twice its time).
+pub const CRITICAL_MOVE_FACTOR: f64 = 2.0;
+
 /// What `getmove` hands back to CheckerBoard.
 pub struct Played {
     /// The position after the move.
@@ -124,8 +128,11 @@ impl Engine {
         };
         // Leave the same margin as the protocol engine for freeing the search tree.
         let time = Duration::from_secs_f64(seconds * (1.0 - AFTER_DEADLINE_SHARE));
+        // CheckerBoard's time is what a move should take on average, as its engines read
+        // it: a stable move stops sooner and a critical one may run on.
         let limits = Limits {
-            time: Some(time),
+            time: Some(time.mul_f64(CRITICAL_MOVE_FACTOR)),
+            target: Some(time),
             stop: Some(stop),
             ..Limits::default()
         };

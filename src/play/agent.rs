@@ -148,9 +148,18 @@ impl<G: ProtocolGame> Agent<G> for PlayerAgent<G> {
 
     fn genmove(&mut self, turn: &Turn<'_, G>) -> Result<Choice<G::Move>, AgentError> {
         let mut limits = self.overrides.clone();
-        if let Some(budget) = turn.clock.budget(turn.game.moves_left_estimate()) {
-            let own = self.player.limits().time.unwrap_or(budget);
-            limits.time = Some(own.min(budget).mul_f64(1.0 - AFTER_DEADLINE_SHARE));
+        if let Some((target, most)) = turn.clock.plan(turn.game.moves_left_estimate()) {
+            let share = 1.0 - AFTER_DEADLINE_SHARE;
+            // A player with a time of its own keeps it (within the plan); otherwise a
+            // critical move may run on toward the most the clock allows.
+            let time = match self.player.limits().time {
+                Some(own) => own.min(target),
+                None => {
+                    limits.target = (most > target).then_some(target.mul_f64(share));
+                    most
+                }
+            };
+            limits.time = Some(time.mul_f64(share));
         }
         let decision = self.player.decide(turn.game, &limits, &mut self.rng);
         if limits.stop.as_ref().is_some_and(StopFlag::is_raised) {

@@ -5,6 +5,7 @@
 
 use crate::game::Color;
 use crate::player::spec::parse_duration;
+use crate::search::time_plan::clock_share;
 use std::fmt;
 use std::time::Duration;
 
@@ -130,23 +131,21 @@ impl ClockView {
         }
     }
 
-    /// The time a search should plan for this move (`None` without a clock): the time per
-    /// move, or an even share of the time left over the moves to go (at least
-    /// `moves_left_estimate`, and at least 8) plus most of the increment, never more than 90%
-    /// of what is left.
-    pub fn budget(&self, moves_left_estimate: usize) -> Option<Duration> {
+    /// The time a search should plan for this move and the most it may take when the move
+    /// is critical (`None` without a clock): the time per move for both, or
+    /// [`clock_share`] of the time left over the moves to go (the period's, else
+    /// `moves_left_estimate`; at least 8).
+    pub fn plan(&self, moves_left_estimate: usize) -> Option<(Duration, Duration)> {
         match self.control {
             TimeControl::Unlimited => None,
-            TimeControl::PerMove(t) => Some(t),
+            TimeControl::PerMove(t) => Some((t, t)),
             TimeControl::Period { increment, .. } => {
-                let left = self.remaining.unwrap_or_default().as_secs_f64();
-                let moves = self
-                    .moves_to_go
-                    .map_or(moves_left_estimate, |m| m as usize)
-                    .max(8) as f64;
-                let inc = 0.8 * increment.as_secs_f64();
-                let seconds = (left / moves + inc).min(0.9 * left + inc).max(0.001);
-                Some(Duration::from_secs_f64(seconds))
+                let moves = self.moves_to_go.map_or(moves_left_estimate, |m| m as usize);
+                Some(clock_share(
+                    self.remaining.unwrap_or_default().as_secs_f64(),
+                    increment.as_secs_f64(),
+                    moves,
+                ))
             }
         }
     }
@@ -309,16 +308,22 @@ mod tests {
         let mut untimed = GameClock::new(TimeControl::Unlimited, secs(0.1), secs(9.0));
         assert_eq!(untimed.view(Color::Black).deadline, secs(9.0));
         assert!(untimed.charge(Color::Black, secs(1e4)).is_ok());
-        assert_eq!(untimed.view(Color::Black).budget(30), None);
+        assert_eq!(untimed.view(Color::Black).plan(30), None);
+        assert_eq!(
+            clock.view(Color::Black).plan(30),
+            Some((secs(0.5), secs(0.5)))
+        );
     }
 
     #[test]
     fn budgets_share_the_time_left() {
         let clock = GameClock::new(TimeControl::parse("60+1").unwrap(), secs(0.1), secs(9.0));
-        let budget = clock.view(Color::Black).budget(30).unwrap();
+        let (budget, most) = clock.view(Color::Black).plan(30).unwrap();
         assert!(
             (budget.as_secs_f64() - (2.0 + 0.8)).abs() < 1e-9,
             "{budget:?}"
         );
+        // A critical move may take three times as long.
+        assert!((most.as_secs_f64() - 3.0 * 2.8).abs() < 1e-9, "{most:?}");
     }
 }

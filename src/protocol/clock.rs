@@ -2,6 +2,7 @@
 //! the time budget of one move derived from them.
 
 use crate::game::Color;
+use crate::search::time_plan::clock_share;
 use std::time::Duration;
 
 /// Both players' clocks, in seconds.
@@ -48,17 +49,26 @@ impl Clock {
         )
     }
 
-    /// The time to spend on one move for `color`: an even share of the time left over the
-    /// moves still expected (at least 8), plus most of the increment, never more than
-    /// `max_per_move` and never more than 90% of what is left.
+    /// The time to spend on one move for `color`: the planned time of
+    /// [`clock_share`] (an even share of the time left over the moves still expected, at
+    /// least 8, plus most of the increment, never more than 90% of what is left), never more
+    /// than `max_per_move`.
     pub fn budget(&self, color: Color, moves_left: usize, max_per_move: Option<f64>) -> Duration {
-        let left = self.left(color);
-        let share = left / moves_left.max(8) as f64 + 0.8 * self.increment;
-        let mut seconds = share.min(0.9 * left + 0.8 * self.increment);
-        if let Some(cap) = max_per_move {
-            seconds = seconds.min(cap);
-        }
-        Duration::from_secs_f64(seconds.max(0.001))
+        self.plan(color, moves_left, max_per_move).0
+    }
+
+    /// The planned time of one move for `color` and the most it may take when it is
+    /// critical ([`clock_share`]), both capped by `max_per_move`: equal when the cap, not
+    /// the clock, decides.
+    pub fn plan(
+        &self,
+        color: Color,
+        moves_left: usize,
+        max_per_move: Option<f64>,
+    ) -> (Duration, Duration) {
+        let (target, most) = clock_share(self.left(color), self.increment, moves_left);
+        let cap = max_per_move.map_or(Duration::MAX, Duration::from_secs_f64);
+        (target.min(cap), most.min(cap))
     }
 }
 
@@ -109,6 +119,27 @@ mod tests {
         assert_eq!(
             low.budget(Color::White, 8, None),
             Duration::from_secs_f64(8.125)
+        );
+    }
+
+    #[test]
+    fn a_critical_move_may_take_more_unless_the_cap_decides() {
+        let clock = Clock::new(100.0);
+        let (target, most) = clock.plan(Color::Black, 50, None);
+        assert_eq!(
+            (target, most),
+            (Duration::from_secs(2), Duration::from_secs(6))
+        );
+        let (target, most) = clock.plan(Color::Black, 50, Some(4.0));
+        assert_eq!(
+            (target, most),
+            (Duration::from_secs(2), Duration::from_secs(4))
+        );
+        // The cap below the share: a fixed time a move.
+        let (target, most) = clock.plan(Color::Black, 50, Some(1.0));
+        assert_eq!(
+            (target, most),
+            (Duration::from_secs(1), Duration::from_secs(1))
         );
     }
 }

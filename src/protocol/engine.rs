@@ -246,17 +246,19 @@ impl<G: ProtocolGame> Engine<G> {
             return Decision::bare(Some(*only));
         }
         let color = self.game.side_to_move();
-        let budget = self
-            .clock
-            .budget(color, self.game.moves_left_estimate(), Some(self.max_time));
-        let time = self
-            .player
-            .limits()
-            .time
-            .map_or(budget, |own| own.min(budget))
-            .mul_f64(1.0 - AFTER_DEADLINE_SHARE);
+        let (target, most) =
+            self.clock
+                .plan(color, self.game.moves_left_estimate(), Some(self.max_time));
+        let share = 1.0 - AFTER_DEADLINE_SHARE;
+        // A player with a time of its own keeps it (within the plan); otherwise a critical
+        // move may run on toward the most the clock allows.
+        let (time, target) = match self.player.limits().time {
+            Some(own) => (own.min(target), None),
+            None => (most, (most > target).then_some(target.mul_f64(share))),
+        };
         let limits = Limits {
-            time: Some(time),
+            time: Some(time.mul_f64(share)),
+            target,
             stop: Some(self.stop.clone()),
             ..Limits::default()
         };

@@ -6,6 +6,7 @@
 //! time / node / depth limits. Evaluator values in [0,1] become centi-scores in
 //! [-1000, 1000]; finished games score ±[`WIN`] minus the distance in plies.
 
+use super::time_plan::TimePlan;
 use super::{Deadline, Limits, SearchGame};
 use crate::eval::Evaluator;
 use crate::game::{Game, Solved};
@@ -13,6 +14,7 @@ use crate::rng::Rng;
 use rand::seq::SliceRandom;
 use std::collections::{HashMap, TryReserveError};
 use std::hash::{BuildHasherDefault, Hasher};
+use std::time::Instant;
 
 /// The score of a won game at the root (a win in `n` plies scores `WIN - n`).
 pub const WIN: i32 = 100_000;
@@ -135,7 +137,8 @@ impl<G: SearchGame> AlphaBeta<G> {
     }
 
     /// Searches `game` by iterative deepening within `limits` (depth 64 when only time or
-    /// nodes are limited; depth 6 when nothing is). Root moves are shuffled first, so equal
+    /// nodes are limited; depth 6 when nothing is). With a planned time
+    /// ([`Limits::target`]) the iterations follow a [`TimePlan`] within the time limit. Root moves are shuffled first, so equal
     /// moves are chosen at random.
     pub fn search(
         &mut self,
@@ -169,8 +172,18 @@ impl<G: SearchGame> AlphaBeta<G> {
         if moves.is_empty() {
             return report;
         }
+        let started = Instant::now();
+        let mut plan = limits
+            .target
+            .map(|target| TimePlan::new(target, limits.time.unwrap_or(target)));
         let mut position = game.clone();
         for depth in 1..=max_depth {
+            if let Some(plan) = &plan {
+                if report.depth > 0 && !plan.deepen(started.elapsed()) {
+                    break;
+                }
+                self.deadline.set_end(started + plan.iteration_limit(false));
+            }
             // Aspiration: a window around the last iteration's score, widened to the full
             // window on the side the score falls out of.
             let (mut alpha, mut beta) = match report.depth {
@@ -187,6 +200,10 @@ impl<G: SearchGame> AlphaBeta<G> {
                     break (score, best, alpha);
                 }
                 if score <= alpha && alpha > -INFINITY {
+                    // The last best move fails low: a critical move may use all its time.
+                    if let Some(plan) = &plan {
+                        self.deadline.set_end(started + plan.iteration_limit(true));
+                    }
                     alpha = -INFINITY;
                 } else if score >= beta && beta < INFINITY {
                     beta = INFINITY;
@@ -203,6 +220,10 @@ impl<G: SearchGame> AlphaBeta<G> {
                     report.score = score;
                 }
                 break;
+            }
+            if let Some(plan) = &mut plan {
+                let changed = report.depth > 0 && report.best != Some(moves[0]);
+                plan.iteration_done(changed, score);
             }
             report = SearchReport {
                 best: Some(moves[0]),
@@ -587,6 +608,21 @@ mod tests {
         let report = search(&TicTacToe::default(), &depth9, 1);
         assert_eq!(report.score, 0);
         assert_eq!(report.depth, 9);
+    }
+
+    #[test]
+    fn a_spent_plan_stops_deepening_after_the_first_iteration() {
+        // No planned time at all: one iteration, then the plan says stop, long before the
+        // hard limit; with the depth limit alone the same search goes to depth 9.
+        let planned = Limits {
+            time: Some(std::time::Duration::from_secs(3600)),
+            target: Some(std::time::Duration::ZERO),
+            depth: Some(9),
+            ..Limits::default()
+        };
+        let report = search(&TicTacToe::default(), &planned, 1);
+        assert_eq!(report.depth, 1);
+        assert!(report.best.is_some());
     }
 
     #[test]

@@ -459,7 +459,7 @@ impl<G: SearchGame> Mcts<G> {
         let knowledge = if self.config.solver > 0 {
             // The solver may take a quarter of the move's time.
             let share = Limits {
-                time: limits.time.map(|t| t / 4),
+                time: limits.planned_time().map(|t| t / 4),
                 stop: limits.stop.clone(),
                 ..Limits::default()
             };

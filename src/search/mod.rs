@@ -11,6 +11,7 @@ pub mod flatmc;
 pub mod greedy;
 mod hex;
 pub mod mcts;
+pub mod time_plan;
 #[cfg(test)]
 pub(crate) mod toy;
 
@@ -26,8 +27,14 @@ use std::time::{Duration, Instant};
 /// limit is set).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
-    /// Wall-clock time for the move.
+    /// Wall-clock time for the move: the most it may take.
     pub time: Option<Duration>,
+    /// The time the move is planned to take when `time` allows more (a clock's share of the
+    /// time left, CheckerBoard's average time a move): alpha-beta then stops deepening early
+    /// on a stable best move and runs on toward `time` on a critical one
+    /// ([`time_plan::TimePlan`]); the other searches spend the planned time. Without it a
+    /// search uses all of `time`.
+    pub target: Option<Duration>,
     /// Monte Carlo simulations.
     pub playouts: Option<u64>,
     /// Nodes visited (alpha-beta) or tree nodes (MCTS).
@@ -43,11 +50,18 @@ impl Limits {
     pub fn overridden_by(&self, overrides: &Limits) -> Limits {
         Limits {
             time: overrides.time.or(self.time),
+            target: overrides.target.or(self.target),
             playouts: overrides.playouts.or(self.playouts),
             nodes: overrides.nodes.or(self.nodes),
             depth: overrides.depth.or(self.depth),
             stop: overrides.stop.clone().or_else(|| self.stop.clone()),
         }
+    }
+
+    /// The time a search that does not plan its own (all but alpha-beta) spends: the
+    /// planned time when there is one, else the time limit.
+    pub fn planned_time(&self) -> Option<Duration> {
+        self.target.or(self.time)
     }
 }
 
@@ -77,12 +91,17 @@ pub(crate) struct Deadline {
 }
 
 impl Deadline {
-    /// The deadline of `limits`, counted from now.
+    /// The deadline of `limits` ([`Limits::planned_time`]), counted from now.
     pub(crate) fn of(limits: &Limits) -> Deadline {
         Deadline {
-            end: limits.time.map(|t| Instant::now() + t),
+            end: limits.planned_time().map(|t| Instant::now() + t),
             stop: limits.stop.clone(),
         }
+    }
+
+    /// Moves the time limit to `end` (a stop request still counts).
+    pub(crate) fn set_end(&mut self, end: Instant) {
+        self.end = Some(end);
     }
 
     /// True once the time is up or a stop was requested.

@@ -1,0 +1,184 @@
+//! Time management of an iterative-deepening search that has a planned time for the move
+//! (`target`) and a limit it must not pass (`hard`): a move whose best choice stays put
+//! stops early, a critical one (its best move changes between iterations, or its score
+//! falls) runs on toward the limit.
+//!
+//! After each finished iteration the plan sets an allowance: the target times a factor,
+//! 1 for a stable best move, growing by one for a change of best move in the last
+//! iteration (half of that for one in the iteration before, and so on), times 1.5 when the
+//! score fell by at least [`SCORE_DROP`] centi-scores; never above the hard limit. A new
+//! iteration starts only while the time spent is under [`START_SHARE`] of the allowance
+//! (an iteration takes about as long as all the previous ones together), and a running
+//! iteration stops at [`RUN_ON`] times the allowance, or at the hard limit once the best
+//! move of the last iteration has failed low in this one.
+
+use std::time::Duration;
+
+/// Share of the allowance after which no new iteration starts.
+pub const START_SHARE: f64 = 0.7;
+/// A running iteration may use this multiple of the allowance (a best move failing low may
+/// use all the time up to the hard limit).
+pub const RUN_ON: f64 = 1.3;
+/// A fall of the score this large (centi-scores) from one iteration to the next makes the
+/// move critical.
+pub const SCORE_DROP: i32 = 25;
+/// The allowance factor of a best move that has not changed for many iterations.
+const STABLE_FACTOR: f64 = 1.0;
+/// Extra allowance factor after a fall of the score.
+const DROP_FACTOR: f64 = 1.5;
+
+/// The plan of one move.
+#[derive(Clone, Debug)]
+pub struct TimePlan {
+    target: Duration,
+    hard: Duration,
+    /// Changes of best move, the latest counting 1, the one before 1/2, and so on.
+    instability: f64,
+    last_score: Option<i32>,
+    allowance: Duration,
+}
+
+impl TimePlan {
+    /// A plan aiming at `target` and never passing `hard` (at least `target`).
+    pub fn new(target: Duration, hard: Duration) -> TimePlan {
+        let hard = hard.max(target);
+        TimePlan {
+            target,
+            hard,
+            instability: 0.0,
+            last_score: None,
+            allowance: target.min(hard),
+        }
+    }
+
+    /// Records a finished iteration: whether its best move differs from the previous
+    /// iteration's, and its score (centi-scores for the side to move). Returns the new
+    /// allowance.
+    pub fn iteration_done(&mut self, best_changed: bool, score: i32) -> Duration {
+        self.instability = self.instability / 2.0 + f64::from(u8::from(best_changed));
+        let fell = self
+            .last_score
+            .is_some_and(|last| last.saturating_sub(score) >= SCORE_DROP);
+        self.last_score = Some(score);
+        let factor = (STABLE_FACTOR + self.instability) * if fell { DROP_FACTOR } else { 1.0 };
+        self.allowance = self.target.mul_f64(factor).min(self.hard);
+        self.allowance
+    }
+
+    /// The time the move may take as things stand.
+    pub fn allowance(&self) -> Duration {
+        self.allowance
+    }
+
+    /// Whether a new iteration should start after `elapsed`.
+    pub fn deepen(&self, elapsed: Duration) -> bool {
+        elapsed < self.allowance.mul_f64(START_SHARE)
+    }
+
+    /// How long the running iteration may go on (from the start of the move): `RUN_ON` times
+    /// the allowance, or the hard limit when the last best move has failed low.
+    pub fn iteration_limit(&self, failed_low: bool) -> Duration {
+        if failed_low {
+            self.hard
+        } else {
+            self.allowance.mul_f64(RUN_ON).min(self.hard)
+        }
+    }
+
+    /// The hard limit.
+    pub fn hard(&self) -> Duration {
+        self.hard
+    }
+}
+
+/// A clock's plan for one move with `left` seconds on it, `increment` seconds added after
+/// each move and `moves` moves still expected (at least 8 are assumed): the planned time,
+/// an even share of what is left plus most of the increment (never more than 90% of what is
+/// left), and the most the move may take, three times that but at most a third of what is
+/// left plus the increment. Both at least a millisecond.
+pub fn clock_share(left: f64, increment: f64, moves: usize) -> (Duration, Duration) {
+    let left = left.max(0.0);
+    let share = (left / moves.max(8) as f64 + 0.8 * increment).min(0.9 * left + 0.8 * increment);
+    let most = (3.0 * share).min(left / 3.0 + increment).max(share);
+    let seconds = |s: f64| Duration::from_secs_f64(s.max(0.001));
+    (seconds(share), seconds(most))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn a_stable_best_move_stops_early() {
+        let mut plan = TimePlan::new(ms(1000), ms(2000));
+        for _ in 0..8 {
+            plan.iteration_done(false, 40);
+        }
+        assert_eq!(plan.allowance(), ms(1000));
+        assert!(plan.deepen(ms(699)));
+        assert!(!plan.deepen(ms(700)));
+        assert_eq!(plan.iteration_limit(false), ms(1300));
+    }
+
+    #[test]
+    fn a_changing_best_move_gets_more_time_up_to_the_hard_limit() {
+        let mut plan = TimePlan::new(ms(1000), ms(3000));
+        plan.iteration_done(false, 40);
+        assert_eq!(plan.iteration_done(true, 40), ms(2000));
+        assert!(plan.deepen(ms(1399)));
+        // Two changes in a row: 1 + 1 + 1/2, then the hard limit caps 1 + 1 + 1/2 + 1/4.
+        assert_eq!(plan.iteration_done(true, 40), ms(2500));
+        assert_eq!(plan.iteration_done(true, 40), ms(2750));
+        assert_eq!(plan.iteration_done(true, 40), ms(2875));
+        assert_eq!(
+            plan.iteration_done(true, 40),
+            Duration::from_micros(2_937_500)
+        );
+        assert_eq!(plan.iteration_limit(false), ms(3000));
+        // The changes fade.
+        let mut plan = TimePlan::new(ms(1000), ms(3000));
+        plan.iteration_done(true, 40);
+        assert_eq!(plan.iteration_done(false, 40), ms(1500));
+        assert_eq!(plan.iteration_done(false, 40), ms(1250));
+    }
+
+    #[test]
+    fn a_falling_score_gets_more_time() {
+        let mut plan = TimePlan::new(ms(1000), ms(3000));
+        plan.iteration_done(false, 40);
+        assert_eq!(plan.iteration_done(false, 40 - SCORE_DROP + 1), ms(1000));
+        assert_eq!(plan.iteration_done(false, 40 - 2 * SCORE_DROP), ms(1500));
+        // A rising score is no alarm.
+        assert_eq!(plan.iteration_done(false, 200), ms(1000));
+        // Both: (1 + 1) x 1.5, capped.
+        assert_eq!(plan.iteration_done(true, 200 - SCORE_DROP), ms(3000));
+    }
+
+    #[test]
+    fn a_clock_shares_its_time() {
+        // 60 s for 30 moves: 2 s planned, 6 s at most.
+        let (target, most) = clock_share(60.0, 0.0, 30);
+        assert!((target.as_secs_f64() - 2.0).abs() < 1e-9);
+        assert!((most.as_secs_f64() - 6.0).abs() < 1e-9);
+        // Little left: a third of it plus the increment at most; never below the plan.
+        let (target, most) = clock_share(3.0, 1.0, 40);
+        assert!((target.as_secs_f64() - (3.0 / 40.0 + 0.8)).abs() < 1e-9);
+        assert!((most.as_secs_f64() - 2.0).abs() < 1e-9);
+        let (target, most) = clock_share(0.0, 0.0, 40);
+        assert_eq!((target, most), (ms(1), ms(1)));
+    }
+
+    #[test]
+    fn a_failed_low_iteration_may_run_to_the_hard_limit() {
+        let mut plan = TimePlan::new(ms(100), ms(200));
+        plan.iteration_done(false, 0);
+        assert_eq!(plan.iteration_limit(true), ms(200));
+        assert_eq!(plan.iteration_limit(false), ms(130));
+        // The hard limit is never below the target.
+        assert_eq!(TimePlan::new(ms(100), ms(50)).hard(), ms(100));
+    }
+}
