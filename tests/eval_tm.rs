@@ -226,7 +226,96 @@ fn a_coalesced_hex_model_evaluates_as_the_machine_predicts() {
 
 #[test]
 fn a_checkers_model_plugs_into_every_search_by_spec() {
-    // Label random positions by material from Black's view: 0 behind, 1 ahead, 2 level.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("checkers.tm");
+    save_material_model(&path);
+    let path = path.to_str().unwrap();
+
+    let game = Checkers::new();
+    for spec in [
+        format!("greedy:eval=tm:{path}"),
+        format!("avgtree:depth=2,eval=tm:{path}"),
+        format!("alphabeta:depth=3,eval=tm:{path}"),
+        format!("alphabeta:depth=3,eval=\"knowledge-tm:{path},weight=80\""),
+    ] {
+        let mut player =
+            Player::<Checkers>::from_spec(&spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        let mv = player
+            .choose(&game, &Limits::default(), &mut seeded(1))
+            .expect("a move");
+        let mut legal = Vec::new();
+        game.legal_moves(&mut legal);
+        assert!(legal.contains(&mv), "{spec} chose an illegal move");
+    }
+
+    // Wrong game, missing file and missing path are clear errors.
+    let err = Player::<Hex>::from_spec(&format!("greedy:eval=tm:{path}"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("checkers-planes") && err.contains("hex-connection"),
+        "{err}"
+    );
+    let err = Player::<Checkers>::from_spec("greedy:eval=tm:/nonexistent/model.tm")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("/nonexistent/model.tm"), "{err}");
+    assert!(Player::<Checkers>::from_spec("greedy:eval=tm").is_err());
+    let err =
+        Player::<Checkers>::from_spec(&format!("greedy:eval=\"knowledge-tm:{path},weight=lots\""))
+            .unwrap_err()
+            .to_string();
+    assert!(err.contains("bad weight 'lots'"), "{err}");
+}
+
+#[test]
+fn the_knowledge_tm_term_adds_the_machines_expected_outcome() {
+    use tmbot::eval::checkers_knowledge::Knowledge;
+    use tmbot::eval::checkers_tm_term::KnowledgeWithTm;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("checkers.tm");
+    save_material_model(&path);
+    let path = path.to_str().unwrap();
+    let knowledge = Knowledge::default();
+    let votes = TmEvaluator::<Checkers>::load(path).unwrap().graded();
+    let unweighted = KnowledgeWithTm::new(TmEvaluator::load(path).unwrap(), 0.0);
+    let weighted = KnowledgeWithTm::new(TmEvaluator::load(path).unwrap(), 80.0);
+    let mut rng = seeded(11);
+    let mut compared = 0;
+    for _ in 0..200 {
+        let mut game = Checkers::new();
+        let plies = rng.random_range(0..50);
+        tmbot::game::play_random_plies(&mut game, &mut rng, plies, |_, _| {});
+        if game.outcome().is_some() {
+            continue;
+        }
+        // Weight 0 is the knowledge evaluation itself.
+        assert_eq!(
+            unweighted.evaluate_one(&game).value,
+            knowledge.evaluate_one(&game).value
+        );
+        // Otherwise the score moves by the weight times the machine's expected outcome.
+        let logit = |v: f64| knowledge.scale * (v / (1.0 - v)).ln();
+        let score = knowledge.score(game.position(), game.side_to_move());
+        let outcome = 2.0 * votes.evaluate_one(&game).value - 1.0;
+        let got = logit(weighted.evaluate_one(&game).value);
+        assert!(
+            (got - (score + 80.0 * outcome)).abs() < 1e-6,
+            "{got} {score} {outcome}"
+        );
+        // The batch and the single position agree.
+        assert_eq!(
+            weighted.evaluate(std::slice::from_ref(&game))[0],
+            weighted.evaluate_one(&game)
+        );
+        compared += 1;
+    }
+    assert!(compared > 150, "{compared}");
+}
+
+/// Trains a small checkers-planes model of random positions labelled by material from
+/// Black's view (0 behind, 1 ahead, 2 level) and saves it at `path`.
+fn save_material_model(path: &std::path::Path) {
     let mut rng = seeded(3);
     let mut data = Dataset::with_names(tmbot::features::checkers_planes::feature_names());
     for _ in 0..300 {
@@ -252,45 +341,12 @@ fn a_checkers_model_plugs_into_every_search_by_spec() {
     for _ in 0..10 {
         machine.fit_epoch(&data);
     }
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("checkers.tm");
     save(
         Machine::PerClass(machine),
         "checkers-planes",
         tmbot::features::checkers_planes::feature_names(),
-        &path,
+        path,
     );
-    let path = path.to_str().unwrap();
-
-    let game = Checkers::new();
-    for spec in [
-        format!("greedy:eval=tm:{path}"),
-        format!("avgtree:depth=2,eval=tm:{path}"),
-        format!("alphabeta:depth=3,eval=tm:{path}"),
-    ] {
-        let mut player =
-            Player::<Checkers>::from_spec(&spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
-        let mv = player
-            .choose(&game, &Limits::default(), &mut seeded(1))
-            .expect("a move");
-        let mut legal = Vec::new();
-        game.legal_moves(&mut legal);
-        assert!(legal.contains(&mv), "{spec} chose an illegal move");
-    }
-
-    // Wrong game, missing file and missing path are clear errors.
-    let err = Player::<Hex>::from_spec(&format!("greedy:eval=tm:{path}"))
-        .unwrap_err()
-        .to_string();
-    assert!(
-        err.contains("checkers-planes") && err.contains("hex-connection"),
-        "{err}"
-    );
-    let err = Player::<Checkers>::from_spec("greedy:eval=tm:/nonexistent/model.tm")
-        .unwrap_err()
-        .to_string();
-    assert!(err.contains("/nonexistent/model.tm"), "{err}");
-    assert!(Player::<Checkers>::from_spec("greedy:eval=tm").is_err());
 }
 
 #[test]

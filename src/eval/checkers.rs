@@ -153,6 +153,11 @@ impl EvalGame for Checkers {
             },
         );
         registry.register(
+            "knowledge-tm",
+            "knowledge-tm:PATH[,weight=W][,device=cuda] - the knowledge evaluation plus a Tsetlin Machine's expected outcome (-1 to 1) times W hundredths of a man (default 50)",
+            super::checkers_tm_term::build,
+        );
+        registry.register(
             "tm",
             "tm:PATH[,device=cuda] - a Tsetlin Machine saved by arena train (checkers-planes or checkers-meta encoder)",
             super::tm::build::<Checkers>,

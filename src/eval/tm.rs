@@ -378,7 +378,7 @@ pub fn build_graded<G: TmEncoding + 'static>(
 }
 
 /// Splits `PATH[,device=cpu|cuda]`.
-fn path_and_device(arg: &str) -> Result<(&str, Device), String> {
+pub(crate) fn path_and_device(arg: &str) -> Result<(&str, Device), String> {
     match arg.rsplit_once(",device=") {
         Some((path, device)) => Ok((path, device.parse()?)),
         None => Ok((arg, Device::Cpu)),
