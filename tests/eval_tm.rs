@@ -226,10 +226,8 @@ fn a_coalesced_hex_model_evaluates_as_the_machine_predicts() {
 
 #[test]
 fn a_checkers_model_plugs_into_every_search_by_spec() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("checkers.tm");
-    save_material_model(&path);
-    let path = path.to_str().unwrap();
+    let (_dir, path) = material_model();
+    let path = path.as_str();
 
     let game = Checkers::new();
     for spec in [
@@ -272,10 +270,8 @@ fn a_checkers_model_plugs_into_every_search_by_spec() {
 fn the_knowledge_tm_term_adds_the_machines_expected_outcome() {
     use tmbot::eval::checkers_knowledge::Knowledge;
     use tmbot::eval::checkers_tm_term::KnowledgeWithTm;
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("checkers.tm");
-    save_material_model(&path);
-    let path = path.to_str().unwrap();
+    let (_dir, path) = material_model();
+    let path = path.as_str();
     let knowledge = Knowledge::default();
     let votes = TmEvaluator::<Checkers>::load(path).unwrap().graded();
     let unweighted = KnowledgeWithTm::new(TmEvaluator::load(path).unwrap(), 0.0);
@@ -313,9 +309,12 @@ fn the_knowledge_tm_term_adds_the_machines_expected_outcome() {
     assert!(compared > 150, "{compared}");
 }
 
-/// Trains a small checkers-planes model of random positions labelled by material from
-/// Black's view (0 behind, 1 ahead, 2 level) and saves it at `path`.
-fn save_material_model(path: &std::path::Path) {
+/// A small checkers-planes model of random positions labelled by material from Black's
+/// view (0 behind, 1 ahead, 2 level), saved in a temporary folder: the folder (removed when
+/// dropped) and the model's path.
+fn material_model() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("checkers.tm");
     let mut rng = seeded(3);
     let mut data = Dataset::with_names(tmbot::features::checkers_planes::feature_names());
     for _ in 0..300 {
@@ -345,8 +344,10 @@ fn save_material_model(path: &std::path::Path) {
         Machine::PerClass(machine),
         "checkers-planes",
         tmbot::features::checkers_planes::feature_names(),
-        path,
+        &path,
     );
+    let path = path.to_str().unwrap().to_string();
+    (dir, path)
 }
 
 #[test]
