@@ -9,6 +9,7 @@ use crate::player::spec::SpecError;
 use crate::player::Player;
 use crate::protocol::engine::{ProtocolGame, AFTER_DEADLINE_SHARE};
 use crate::rng::{seeded, Rng};
+use crate::search::time_plan::move_times;
 use crate::search::Limits;
 use crate::stop::StopFlag;
 use std::time::Duration;
@@ -149,17 +150,10 @@ impl<G: ProtocolGame> Agent<G> for PlayerAgent<G> {
     fn genmove(&mut self, turn: &Turn<'_, G>) -> Result<Choice<G::Move>, AgentError> {
         let mut limits = self.overrides.clone();
         if let Some((target, most)) = turn.clock.plan(turn.game.moves_left_estimate()) {
-            let share = 1.0 - AFTER_DEADLINE_SHARE;
-            // A player with a time of its own keeps it (within the plan); otherwise a
-            // critical move may run on toward the most the clock allows.
-            let time = match self.player.limits().time {
-                Some(own) => own.min(target),
-                None => {
-                    limits.target = (most > target).then_some(target.mul_f64(share));
-                    most
-                }
-            };
-            limits.time = Some(time.mul_f64(share));
+            let own = self.player.limits().time;
+            let (time, planned) = move_times(target, most, own, 1.0 - AFTER_DEADLINE_SHARE);
+            limits.time = Some(time);
+            limits.target = planned;
         }
         let decision = self.player.decide(turn.game, &limits, &mut self.rng);
         if limits.stop.as_ref().is_some_and(StopFlag::is_raised) {

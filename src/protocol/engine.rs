@@ -6,6 +6,7 @@ use super::clock::{seconds_text, Clock};
 use crate::game::Color;
 use crate::player::Player;
 use crate::rng::{seeded, Rng};
+use crate::search::time_plan::move_times;
 use crate::search::{Decision, Limits, SearchGame};
 use crate::stop::StopFlag;
 use std::time::Instant;
@@ -249,15 +250,14 @@ impl<G: ProtocolGame> Engine<G> {
         let (target, most) =
             self.clock
                 .plan(color, self.game.moves_left_estimate(), Some(self.max_time));
-        let share = 1.0 - AFTER_DEADLINE_SHARE;
-        // A player with a time of its own keeps it (within the plan); otherwise a critical
-        // move may run on toward the most the clock allows.
-        let (time, target) = match self.player.limits().time {
-            Some(own) => (own.min(target), None),
-            None => (most, (most > target).then_some(target.mul_f64(share))),
-        };
+        let (time, target) = move_times(
+            target,
+            most,
+            self.player.limits().time,
+            1.0 - AFTER_DEADLINE_SHARE,
+        );
         let limits = Limits {
-            time: Some(time.mul_f64(share)),
+            time: Some(time),
             target,
             stop: Some(self.stop.clone()),
             ..Limits::default()

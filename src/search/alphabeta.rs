@@ -138,8 +138,8 @@ impl<G: SearchGame> AlphaBeta<G> {
 
     /// Searches `game` by iterative deepening within `limits` (depth 64 when only time or
     /// nodes are limited; depth 6 when nothing is). With a planned time
-    /// ([`Limits::target`]) the iterations follow a [`TimePlan`] within the time limit. Root moves are shuffled first, so equal
-    /// moves are chosen at random.
+    /// ([`Limits::target`]) the iterations follow a [`TimePlan`] within the time limit.
+    /// Root moves are shuffled first, so equal moves are chosen at random.
     pub fn search(
         &mut self,
         game: &G,

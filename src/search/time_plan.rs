@@ -65,11 +65,6 @@ impl TimePlan {
         self.allowance
     }
 
-    /// The time the move may take as things stand.
-    pub fn allowance(&self) -> Duration {
-        self.allowance
-    }
-
     /// Whether a new iteration should start after `elapsed`.
     pub fn deepen(&self, elapsed: Duration) -> bool {
         elapsed < self.allowance.mul_f64(START_SHARE)
@@ -83,11 +78,6 @@ impl TimePlan {
         } else {
             self.allowance.mul_f64(RUN_ON).min(self.hard)
         }
-    }
-
-    /// The hard limit.
-    pub fn hard(&self) -> Duration {
-        self.hard
     }
 }
 
@@ -104,6 +94,25 @@ pub fn clock_share(left: f64, increment: f64, moves: usize) -> (Duration, Durati
     (seconds(share), seconds(most))
 }
 
+/// The time limit and the planned time (when it differs) of a move whose clock plans
+/// `target` and allows `most`, both scaled by `share` (the part of the time before the
+/// search's deadline): a player with a time of its own (`own`) keeps it, within the plan;
+/// otherwise a critical move may run on toward `most`.
+pub fn move_times(
+    target: Duration,
+    most: Duration,
+    own: Option<Duration>,
+    share: f64,
+) -> (Duration, Option<Duration>) {
+    match own {
+        Some(own) => (own.min(target).mul_f64(share), None),
+        None => (
+            most.mul_f64(share),
+            (most > target).then_some(target.mul_f64(share)),
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,10 +124,11 @@ mod tests {
     #[test]
     fn a_stable_best_move_stops_early() {
         let mut plan = TimePlan::new(ms(1000), ms(2000));
+        let mut allowance = Duration::ZERO;
         for _ in 0..8 {
-            plan.iteration_done(false, 40);
+            allowance = plan.iteration_done(false, 40);
         }
-        assert_eq!(plan.allowance(), ms(1000));
+        assert_eq!(allowance, ms(1000));
         assert!(plan.deepen(ms(699)));
         assert!(!plan.deepen(ms(700)));
         assert_eq!(plan.iteration_limit(false), ms(1300));
@@ -179,6 +189,9 @@ mod tests {
         assert_eq!(plan.iteration_limit(true), ms(200));
         assert_eq!(plan.iteration_limit(false), ms(130));
         // The hard limit is never below the target.
-        assert_eq!(TimePlan::new(ms(100), ms(50)).hard(), ms(100));
+        assert_eq!(
+            TimePlan::new(ms(100), ms(50)).iteration_limit(true),
+            ms(100)
+        );
     }
 }
