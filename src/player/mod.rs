@@ -111,7 +111,7 @@ pub const PLAYERS: &[PlayerKind] = &[
     },
     PlayerKind {
         name: "mcts",
-        doc: "UCT Monte Carlo tree search with uniform random playouts",
+        doc: "UCT Monte Carlo tree search with random playouts (or the game's playout patterns)",
         options: &[
             (
                 "playouts",
@@ -131,6 +131,11 @@ pub const PLAYERS: &[PlayerKind] = &[
             (
                 "patterns",
                 "use the game's move patterns, on/off (default off)",
+            ),
+            (
+                "playout",
+                "random (uniform moves, the default) or patterns (the game's playout \
+                 patterns: Hex answers an intrusion into a bridge at once)",
             ),
             (
                 "threads",
@@ -323,6 +328,13 @@ impl<G: SearchGame> Player<G> {
                     })?
                 }
                 "patterns" => mcts.patterns = read(key, value, parse_switch)?,
+                "playout" => {
+                    mcts.pattern_playouts = read(key, value, |v| match v {
+                        "random" => Ok(false),
+                        "patterns" => Ok(true),
+                        _ => Err(format!("'{v}' is neither random nor patterns")),
+                    })?
+                }
                 "threads" => mcts.threads = read(key, value, |v| bounded(v, 1, MAX_THREADS))?,
                 "reuse" => mcts.reuse = read(key, value, parse_switch)?,
                 "expand" => mcts.expand_after = read(key, value, |v| bounded(v, 1, MAX_EXPAND))?,
@@ -526,6 +538,7 @@ impl<G: SearchGame> Player<G> {
                     nodes: Some(report.tree_nodes as u64),
                     playouts: Some(report.simulations),
                     visits,
+                    line: report.line,
                     ..Decision::bare(None)
                 }
             }
@@ -628,6 +641,7 @@ mod tests {
             "alphabeta:nodes=2000",
             "mcts:playouts=500,c=2,rave=on,patterns=off,threads=2,reuse=on,expand=1",
             "mcts:playouts=200,eval=random",
+            "mcts:playouts=300,playout=patterns,rave=300",
             "flatmc:playouts=300",
         ] {
             let mut player = Player::<TicTacToe>::from_spec(spec).unwrap();
@@ -645,6 +659,7 @@ mod tests {
         assert_eq!(error("minimax").part, "minimax");
         assert_eq!(error("mcts:depth=3").part, "depth=3");
         assert_eq!(error("mcts:playouts=-5").part, "playouts=-5");
+        assert_eq!(error("mcts:playout=smart").part, "playout=smart");
         assert_eq!(error("alphabeta:time=soon").part, "time=soon");
         assert_eq!(error("alphabeta:tt=40").part, "tt=40");
         assert_eq!(error("greedy:eval=oracle").part, "eval=oracle");

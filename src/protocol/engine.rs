@@ -226,7 +226,8 @@ impl<G: ProtocolGame> Engine<G> {
                 &format!("{command} {}", color.name()),
                 &answer,
                 &decision,
-                seconds
+                seconds,
+                |mv| self.game.move_to_text(mv)
             )
         );
         Ok(if resign {
@@ -369,8 +370,15 @@ impl<G: ProtocolGame> Engine<G> {
 }
 
 /// One line for stderr about a search: `genmove black: e5 value 0.62 visits 1234/5000
-/// playouts 5000 depth - nodes 812 time 0.41s` (`-` where the search does not measure).
-pub fn summary<M>(label: &str, answer: &str, decision: &Decision<M>, seconds: f64) -> String {
+/// playouts 5000 depth - nodes 812 time 0.41s line e5 f4 d6` (`-` where the search does not
+/// measure; the expected line, written by `name`, where the search gives one).
+pub fn summary<M: Copy>(
+    label: &str,
+    answer: &str,
+    decision: &Decision<M>,
+    seconds: f64,
+    name: impl Fn(M) -> String,
+) -> String {
     fn or_dash<T: std::fmt::Display>(value: Option<T>) -> String {
         value.map_or("-".to_string(), |v| v.to_string())
     }
@@ -378,13 +386,19 @@ pub fn summary<M>(label: &str, answer: &str, decision: &Decision<M>, seconds: f6
         (Some(visits), Some(playouts)) => format!("{visits}/{playouts}"),
         (visits, _) => or_dash(visits),
     };
-    format!(
+    let mut text = format!(
         "{label}: {answer} value {} visits {visits} playouts {} depth {} nodes {} time {seconds:.2}s",
         or_dash(decision.value.map(|v| format!("{v:.2}"))),
         or_dash(decision.playouts),
         or_dash(decision.depth),
         or_dash(decision.nodes),
-    )
+    );
+    if !decision.line.is_empty() {
+        let line: Vec<String> = decision.line.iter().map(|&mv| name(mv)).collect();
+        text.push_str(" line ");
+        text.push_str(&line.join(" "));
+    }
+    text
 }
 
 /// Parses a colour argument.

@@ -18,7 +18,8 @@ pub type HexEngine = Engine<Hex>;
 impl ProtocolGame for Hex {
     /// MCTS with the bridge and dead-cell patterns and the root solver (BENCHMARKS.md,
     /// "Hex solver": 0.70 against plain MCTS at equal time on 9x9).
-    const DEFAULT_PLAYER: &'static str = "mcts:patterns=on,solver=200";
+    const DEFAULT_PLAYER: &'static str =
+        "mcts:patterns=on,solver=200,playout=patterns,rave=1000,c=0";
 
     type Tools = super::htp_solver::HexTools;
 

@@ -1,11 +1,13 @@
-//! Hex search knowledge: playouts traced from the filled board (for RAVE), and the special
+//! Hex search knowledge: playouts traced from the filled board (for RAVE), uniform or keeping
+//! bridges, and the special
 //! patterns of seed 004 for MCTS: answer an intrusion into one of our bridges at once, and
 //! never play a dead cell.
 
 use super::dfpn::Dfpn;
 use super::{Limits, RootKnowledge, SearchGame};
 use crate::game::hex::geometry::NEIGHBOUR_OFFSETS;
-use crate::game::hex::{Hex, HexMove, SwapRule};
+use crate::game::hex::playout::bridge_playout;
+use crate::game::hex::{CellSet, Hex, HexMove, SwapRule};
 use crate::game::{Color, Game, Outcome, Reason};
 use crate::rng::Rng;
 use rand::Rng as _;
@@ -99,6 +101,37 @@ fn bridge_replies(game: &Hex, color: Color, intruded: usize) -> Vec<HexMove> {
     replies
 }
 
+/// Runs a playout that fills the board (`fill` gives the winner and Black's final stones)
+/// and traces every cell it filled with that cell's colour.
+fn filled_playout(
+    game: &Hex,
+    max_plies: usize,
+    trace: &mut Vec<(Color, HexMove)>,
+    fill: impl FnOnce(&Hex) -> (Color, CellSet),
+) -> Option<Outcome> {
+    trace.clear();
+    if let Some(outcome) = game.outcome() {
+        return Some(outcome);
+    }
+    if max_plies == 0 {
+        return None;
+    }
+    let (winner, black) = fill(game);
+    trace.extend(
+        (0..game.cell_count())
+            .filter(|&c| game.stone(c).is_none())
+            .map(|c| {
+                let color = if black.contains(c) {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                (color, HexMove::Cell(c as u16))
+            }),
+    );
+    Some(Outcome::win(winner, Reason::Connection))
+}
+
 impl SearchGame for Hex {
     /// A random empty cell picked from the bitset without listing the moves; the same draw
     /// and the same move as the listed default. With swap moves open, the default.
@@ -126,27 +159,29 @@ impl SearchGame for Hex {
         max_plies: usize,
         trace: &mut Vec<(Color, HexMove)>,
     ) -> Option<Outcome> {
-        trace.clear();
-        if let Some(outcome) = self.outcome() {
-            return Some(outcome);
+        filled_playout(self, max_plies, trace, |game| game.fill_playout(rng))
+    }
+
+    /// The bridge-keeping playout ([`bridge_playout`]), traced from the filled board.
+    fn pattern_playout(
+        &self,
+        rng: &mut Rng,
+        max_plies: usize,
+        trace: &mut Vec<(Color, HexMove)>,
+    ) -> Option<Outcome> {
+        filled_playout(self, max_plies, trace, |game| bridge_playout(game, rng))
+    }
+
+    /// Cells are numbered by their index; the swap and resignation have no number.
+    fn move_slots(&self) -> usize {
+        self.cell_count()
+    }
+
+    fn move_slot(&self, mv: HexMove) -> Option<usize> {
+        match mv {
+            HexMove::Cell(cell) => Some(usize::from(cell)),
+            _ => None,
         }
-        if max_plies == 0 {
-            return None;
-        }
-        let (winner, black) = self.fill_playout(rng);
-        trace.extend(
-            (0..self.cell_count())
-                .filter(|&c| self.stone(c).is_none())
-                .map(|c| {
-                    let color = if black.contains(c) {
-                        Color::Black
-                    } else {
-                        Color::White
-                    };
-                    (color, HexMove::Cell(c as u16))
-                }),
-        );
-        Some(Outcome::win(winner, Reason::Connection))
     }
 
     /// A DFPN solve of the root with at most `expansions` nodes (boards of up to 128 cells;
@@ -297,6 +332,24 @@ mod tests {
             .choose(&position, &Limits::default(), &mut seeded(1))
             .unwrap();
         assert_eq!(position.move_to_text(mv), "c4");
+    }
+
+    #[test]
+    fn rave_with_bridge_playouts_finds_the_chain_restoring_move() {
+        use crate::player::Player;
+        use crate::rng::seeded;
+        // The position above without the solver: only c4 keeps Black's chain of bridges and
+        // edge templates, after which every bridge-keeping playout is Black's.
+        let position = game(5, &["b2", "a5", "c3", "e1", "d4", "d3"]);
+        for seed in 1..4 {
+            let mut player =
+                Player::<Hex>::from_spec("mcts:playouts=3000,rave=1000,c=0,playout=patterns")
+                    .unwrap();
+            let mv = player
+                .choose(&position, &Limits::default(), &mut seeded(seed))
+                .unwrap();
+            assert_eq!(position.move_to_text(mv), "c4", "seed {seed}");
+        }
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! UCT Monte Carlo tree search (seed 004): selection by UCB1 `V + C·sqrt(2 ln N / N_i)`,
 //! expansion of every child of a leaf once it has been visited `expand_after` times, a uniform random playout (or the evaluator
 //! when one is given), and backpropagation. Options: RAVE/AMAF blending, game patterns at
-//! expansion, subtree reuse between moves, root parallelism over threads, and prior
+//! expansion, the game's pattern playouts, subtree reuse between moves, root parallelism over threads, and prior
 //! knowledge: the children of nodes near the root start with virtual visits valued by an
 //! evaluator (all siblings evaluated in one batch).
 
@@ -32,6 +32,9 @@ pub struct MctsConfig<G: Game> {
     pub evaluator: Option<Arc<dyn Evaluator<G>>>,
     /// Use the game's move patterns at expansion ([`SearchGame::candidate_moves`]).
     pub patterns: bool,
+    /// Play out with the game's playout patterns ([`SearchGame::pattern_playout`]) instead
+    /// of uniformly random moves.
+    pub pattern_playouts: bool,
     /// Independent trees searched in parallel, their root statistics summed.
     pub threads: usize,
     /// Keep the subtree of the position reached between two moves.
@@ -65,6 +68,7 @@ impl<G: Game> Default for MctsConfig<G> {
             rave: None,
             evaluator: None,
             patterns: false,
+            pattern_playouts: false,
             threads: 1,
             reuse: false,
             expand_after: 2,
@@ -94,6 +98,10 @@ struct Node<M> {
     value: f64,
     /// Cached `1 / sqrt(visits)` (0 while unvisited).
     explore: f64,
+    /// Cached `wins / visits` (0 while unvisited).
+    mean: f64,
+    /// Cached weight of the AMAF mean in the value under RAVE (`sqrt(k / (3 visits + k))`).
+    beta: f64,
 }
 
 /// Selection value of unvisited nodes: above any visited one.
@@ -112,6 +120,8 @@ impl<M> Node<M> {
             amaf_wins: 0.0,
             value: UNVISITED,
             explore: 0.0,
+            mean: 0.0,
+            beta: 0.0,
         }
     }
 
@@ -120,23 +130,81 @@ impl<M> Node<M> {
         first..first + self.child_count as usize
     }
 
-    /// Recomputes the cached selection terms after the statistics changed.
+    /// Recomputes the cached selection terms after the visits or wins changed.
     fn refresh(&mut self, rave: Option<f64>) {
-        let amaf = (self.amaf_visits > 0).then(|| self.amaf_wins / f64::from(self.amaf_visits));
-        if self.visits == 0 {
-            self.value = UNVISITED + amaf.filter(|_| rave.is_some()).unwrap_or(0.0);
-            return;
+        if self.visits > 0 {
+            let n = f64::from(self.visits);
+            self.mean = self.wins / n;
+            self.beta = rave.map_or(0.0, |k| (k / (3.0 * n + k)).sqrt());
+            self.explore = 1.0 / n.sqrt();
         }
-        let n = f64::from(self.visits);
-        let mean = self.wins / n;
-        self.value = match (rave, amaf) {
-            (Some(k), Some(amaf)) => {
-                let beta = (k / (3.0 * n + k)).sqrt();
-                (1.0 - beta) * mean + beta * amaf
-            }
-            _ => mean,
+        self.blend();
+    }
+
+    /// Recomputes the selection value from the cached mean and RAVE weight and the AMAF
+    /// statistics (which only RAVE keeps).
+    fn blend(&mut self) {
+        let amaf = (self.amaf_visits > 0).then(|| self.amaf_wins / f64::from(self.amaf_visits));
+        self.value = match (self.visits, amaf) {
+            (0, amaf) => UNVISITED + amaf.unwrap_or(0.0),
+            (_, Some(amaf)) => (1.0 - self.beta) * self.mean + self.beta * amaf,
+            (_, None) => self.mean,
         };
-        self.explore = 1.0 / n.sqrt();
+    }
+}
+
+/// The colour that first played each move of one simulation below the node being updated
+/// (RAVE): in an array for the moves the game numbers ([`SearchGame::move_slot`]), in a hash
+/// map for the others.
+struct FirstPlays<M> {
+    /// [`Color::index`] + 1 of each numbered move's colour, 0 for none.
+    numbered: Vec<u8>,
+    /// The numbered moves set since the last clear.
+    touched: Vec<usize>,
+    others: HashMap<M, Color>,
+}
+
+impl<M: Copy + Eq + std::hash::Hash> FirstPlays<M> {
+    fn for_game<G: SearchGame<Move = M>>(game: &G) -> FirstPlays<M> {
+        FirstPlays {
+            numbered: vec![0; game.move_slots()],
+            touched: Vec::new(),
+            others: HashMap::new(),
+        }
+    }
+
+    fn clear(&mut self) {
+        for &slot in &self.touched {
+            self.numbered[slot] = 0;
+        }
+        self.touched.clear();
+        self.others.clear();
+    }
+
+    /// Records that `color` played `mv` (replacing what was recorded for it).
+    fn insert<G: SearchGame<Move = M>>(&mut self, game: &G, mv: M, color: Color) {
+        match game.move_slot(mv) {
+            Some(slot) => {
+                if self.numbered[slot] == 0 {
+                    self.touched.push(slot);
+                }
+                self.numbered[slot] = color.index() as u8 + 1;
+            }
+            None => {
+                self.others.insert(mv, color);
+            }
+        }
+    }
+
+    fn get<G: SearchGame<Move = M>>(&self, game: &G, mv: M) -> Option<Color> {
+        match game.move_slot(mv) {
+            Some(slot) => match self.numbered[slot] {
+                0 => None,
+                1 => Some(Color::Black),
+                _ => Some(Color::White),
+            },
+            None => self.others.get(&mv).copied(),
+        }
     }
 }
 
@@ -222,7 +290,7 @@ impl<G: SearchGame> Tree<G> {
         let mut path = Vec::with_capacity(64);
         let mut moves = Vec::new();
         let mut trace = Vec::new();
-        let mut amaf: HashMap<G::Move, Color> = HashMap::new();
+        let mut amaf = FirstPlays::for_game(game);
         let mut position = game.clone();
         // The clock is read every 64 simulations, or every one when an evaluator makes them
         // slow (a Tsetlin Machine takes tenths of a millisecond a position).
@@ -286,6 +354,10 @@ impl<G: SearchGame> Tree<G> {
                     Color::Black => value,
                     Color::White => 1.0 - value,
                 }
+            } else if config.pattern_playouts {
+                position
+                    .pattern_playout(rng, G::PLAYOUT_CAP, &mut trace)
+                    .map_or(0.5, |o| o.score_for(Color::Black))
             } else if config.rave.is_some() {
                 position
                     .traced_playout(rng, G::PLAYOUT_CAP, &mut trace)
@@ -295,7 +367,7 @@ impl<G: SearchGame> Tree<G> {
                     .random_playout(rng, G::PLAYOUT_CAP)
                     .map_or(0.5, |o| o.score_for(Color::Black))
             };
-            self.backpropagate(&path, black_score, config, &trace, &mut amaf);
+            self.backpropagate(&position, &path, black_score, config, &trace, &mut amaf);
             for _ in 1..path.len() {
                 position.undo();
             }
@@ -353,11 +425,12 @@ impl<G: SearchGame> Tree<G> {
 
     fn backpropagate(
         &mut self,
+        game: &G,
         path: &[usize],
         black_score: f64,
         config: &MctsConfig<G>,
         trace: &[(Color, G::Move)],
-        amaf: &mut HashMap<G::Move, Color>,
+        amaf: &mut FirstPlays<G::Move>,
     ) {
         let score_for = |color: Color| match color {
             Color::Black => black_score,
@@ -367,7 +440,7 @@ impl<G: SearchGame> Tree<G> {
             // The colour that first played each move below the current node.
             amaf.clear();
             for &(color, mv) in trace.iter().rev() {
-                amaf.insert(mv, color);
+                amaf.insert(game, mv, color);
             }
         }
         for &index in path.iter().rev() {
@@ -375,14 +448,14 @@ impl<G: SearchGame> Tree<G> {
                 for child in self.nodes[index].children() {
                     let node = &mut self.nodes[child];
                     let mv = node.mv.expect("child nodes carry a move");
-                    if amaf.get(&mv) == Some(&node.mover) {
+                    if amaf.get(game, mv) == Some(node.mover) {
                         node.amaf_visits += 1;
                         node.amaf_wins += score_for(node.mover);
-                        node.refresh(config.rave);
+                        node.blend();
                     }
                 }
                 if let Some(mv) = self.nodes[index].mv {
-                    amaf.insert(mv, self.nodes[index].mover);
+                    amaf.insert(game, mv, self.nodes[index].mover);
                 }
             }
             let node = &mut self.nodes[index];
@@ -392,7 +465,31 @@ impl<G: SearchGame> Tree<G> {
         }
     }
 
-    /// Visits of each root move.
+    /// `first` (a root move), then the most visited child at each level below it while that
+    /// child has [`LINE_MIN_VISITS`] visits (ties: the first child).
+    fn line_after(&self, first: G::Move) -> Vec<G::Move> {
+        let mut line = vec![first];
+        let mut index = self.nodes[0]
+            .children()
+            .find(|&c| self.nodes[c].mv == Some(first));
+        while let Some(node) = index.filter(|_| line.len() < LINE_MAX_MOVES) {
+            let mut best: Option<usize> = None;
+            for child in self.nodes[node].children() {
+                let visits = self.nodes[child].visits;
+                if visits >= LINE_MIN_VISITS
+                    && !matches!(best, Some(b) if visits <= self.nodes[b].visits)
+                {
+                    best = Some(child);
+                }
+            }
+            if let Some(child) = best {
+                line.push(self.nodes[child].mv.expect("child nodes carry a move"));
+            }
+            index = best;
+        }
+        line
+    }
+
     /// Each root move with its visits and the mover's summed score.
     fn root_stats(&self) -> Vec<(G::Move, u32, f64)> {
         self.nodes[0]
@@ -428,7 +525,16 @@ pub struct MctsReport<M> {
     pub simulations: u64,
     /// Nodes in the trees after the search (all threads).
     pub tree_nodes: usize,
+    /// The expected line from the best move on: the most visited child at each level of
+    /// the first tree, while it has at least [`LINE_MIN_VISITS`] visits.
+    pub line: Vec<M>,
 }
+
+/// Visits a node needs to be part of a report's expected line.
+pub const LINE_MIN_VISITS: u32 = 10;
+
+/// Longest expected line a report gives.
+const LINE_MAX_MOVES: usize = 12;
 
 impl<G: SearchGame> Mcts<G> {
     /// A searcher with `config`.
@@ -474,6 +580,7 @@ impl<G: SearchGame> Mcts<G> {
                 visits: vec![(mv, 0)],
                 simulations: 0,
                 tree_nodes: 0,
+                line: vec![mv],
             };
         }
         let seed: u64 = rng.random();
@@ -538,6 +645,10 @@ impl<G: SearchGame> Mcts<G> {
             (!moves.is_empty()).then(|| moves[rng.random_range(0..moves.len())])
         });
         let tree_nodes = trees.iter().map(|t| t.nodes.len()).sum();
+        let line = match best {
+            Some(mv) => trees[0].line_after(mv),
+            None => Vec::new(),
+        };
         if reuse {
             self.trees = trees.into_iter().map(Some).collect();
         }
@@ -547,6 +658,7 @@ impl<G: SearchGame> Mcts<G> {
             visits: totals,
             simulations,
             tree_nodes,
+            line,
         }
     }
 }
@@ -593,6 +705,34 @@ mod tests {
                 Some(2)
             );
         }
+    }
+
+    #[test]
+    fn first_plays_keep_the_last_colour_recorded_for_each_move() {
+        use crate::search::toy::{TreeGame, TreeNode};
+        // Numbered moves (tic-tac-toe's cells) and moves without numbers (a tree's nodes).
+        let numbered = TicTacToe::default();
+        let mut plays = FirstPlays::for_game(&numbered);
+        plays.insert(&numbered, 4, Color::White);
+        plays.insert(&numbered, 4, Color::Black);
+        plays.insert(&numbered, 0, Color::White);
+        assert_eq!(plays.get(&numbered, 4), Some(Color::Black));
+        assert_eq!(plays.get(&numbered, 0), Some(Color::White));
+        assert_eq!(plays.get(&numbered, 8), None);
+        plays.clear();
+        assert!((0..9).all(|mv| plays.get(&numbered, mv).is_none()));
+        let leaf = TreeNode {
+            children: vec![],
+            result: Some(None),
+            value: 0.5,
+        };
+        let tree = TreeGame::new(vec![leaf]);
+        let mut plays = FirstPlays::for_game(&tree);
+        plays.insert(&tree, 7, Color::White);
+        plays.insert(&tree, 7, Color::Black);
+        assert_eq!(plays.get(&tree, 7), Some(Color::Black));
+        plays.clear();
+        assert_eq!(plays.get(&tree, 7), None);
     }
 
     #[test]
@@ -645,6 +785,16 @@ mod tests {
         let a = Mcts::new(config.clone()).search(&game, &playouts(2001), &mut seeded(9));
         let b = Mcts::new(config).search(&game, &playouts(2001), &mut seeded(9));
         assert_eq!(a, b);
+        // The line starts with the best move and goes on with legal moves.
+        assert_eq!(a.line.first(), a.best.as_ref());
+        assert!(a.line.len() > 1, "{:?}", a.line);
+        let mut position = game.clone();
+        for &mv in &a.line {
+            let mut legal = Vec::new();
+            position.legal_moves(&mut legal);
+            assert!(legal.contains(&mv), "{:?}", a.line);
+            position.play(mv);
+        }
         assert_eq!(a.simulations, 2001);
         assert_eq!(
             a.visits.iter().map(|&(_, v)| u64::from(v)).sum::<u64>(),

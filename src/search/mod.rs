@@ -154,6 +154,30 @@ pub trait SearchGame: EvalGame {
         crate::game::playout_with(self, rng, max_plies, |color, mv| trace.push((color, mv)))
     }
 
+    /// A playout by the game's playout patterns (moves that answer the opponent's last
+    /// move), traced like [`SearchGame::traced_playout`]; the default is that uniform one.
+    fn pattern_playout(
+        &self,
+        rng: &mut Rng,
+        max_plies: usize,
+        trace: &mut Vec<(Color, Self::Move)>,
+    ) -> Option<Outcome> {
+        self.traced_playout(rng, max_plies, trace)
+    }
+
+    /// How many move numbers [`SearchGame::move_slot`] gives (the same in every position
+    /// of a game); 0 (the default) when the game numbers none.
+    fn move_slots(&self) -> usize {
+        0
+    }
+
+    /// A number below [`SearchGame::move_slots`] for `mv`, the same in every position of
+    /// the game, so that per-move tables (RAVE) can be arrays; `None` for moves without one.
+    fn move_slot(&self, mv: Self::Move) -> Option<usize> {
+        let _ = mv;
+        None
+    }
+
     /// What a solver proves at the root before MCTS searches, within `expansions` solver
     /// nodes and `limits`: a winning move, or the moves not proven to lose (MCTS leaves the
     /// others out of its tree). The default proves nothing.
@@ -197,6 +221,9 @@ pub struct Decision<M> {
     pub playouts: Option<u64>,
     /// Visits of the chosen move (MCTS).
     pub visits: Option<u64>,
+    /// The expected line of play, from the chosen move on (MCTS: the most visited child at
+    /// each level); empty where the search gives none.
+    pub line: Vec<M>,
 }
 
 impl<M> Decision<M> {
@@ -209,6 +236,7 @@ impl<M> Decision<M> {
             nodes: None,
             playouts: None,
             visits: None,
+            line: Vec::new(),
         }
     }
 }

@@ -121,7 +121,16 @@ impl Game for TicTacToe {
 }
 
 impl EvalGame for TicTacToe {}
-impl SearchGame for TicTacToe {}
+/// Moves are numbered by their cell (so RAVE keeps them in an array).
+impl SearchGame for TicTacToe {
+    fn move_slots(&self) -> usize {
+        9
+    }
+
+    fn move_slot(&self, mv: u8) -> Option<usize> {
+        Some(usize::from(mv))
+    }
+}
 
 /// A node of an explicit game tree: its children, or a result, and the evaluator's value
 /// of the node for the side to move there.

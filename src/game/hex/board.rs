@@ -36,6 +36,14 @@ impl CellSet {
             .is_some_and(|w| w >> (cell % 64) & 1 == 1)
     }
 
+    /// Adds `cell` (which must be on the board the set was made for).
+    pub fn insert(&mut self, cell: usize) {
+        match self {
+            CellSet::Small(bits) => bits.insert(cell),
+            CellSet::Large(bits) => bits.insert(cell),
+        }
+    }
+
     /// The number of cells in the set.
     pub fn len(&self) -> usize {
         self.words().iter().map(|w| w.count_ones() as usize).sum()
@@ -213,6 +221,21 @@ impl Board {
     /// looks only at `color`'s stones and the empty cells.
     pub fn has_lost(&self, color: Color) -> bool {
         with_stones!(self, s => s.has_lost(color))
+    }
+
+    /// The winner of this board filled up: `black` (a set of this board) holds Black's
+    /// stones and every other cell is White's.
+    pub fn fill_winner(&self, black: &CellSet) -> Color {
+        let joined = match (self, black) {
+            (Board::Small(s), CellSet::Small(b)) => s.shape.connects(Color::Black, *b),
+            (Board::Large(s), CellSet::Large(b)) => s.shape.connects(Color::Black, *b),
+            _ => unreachable!("a cell set is made for its board's size"),
+        };
+        if joined {
+            Color::Black
+        } else {
+            Color::White
+        }
     }
 
     /// A uniform random playout by filling every empty cell (see

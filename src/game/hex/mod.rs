@@ -1,7 +1,8 @@
 //! Hex: rules, board representation, cell names, records.
 //!
 //! [`Hex`] is the game state (it implements [`crate::game::Game`]); [`board`] holds the
-//! bitboards with the fill test and the fast random playout; [`sgf`] reads and writes
+//! bitboards with the fill test and the fast random playout; [`playout`] the bridge-keeping
+//! playout; [`sgf`] reads and writes
 //! HexGui's SGF records; [`notation`] has the position string and the text diagram.
 
 pub mod bitset;
@@ -9,6 +10,7 @@ pub mod board;
 pub mod decided;
 pub mod geometry;
 pub mod notation;
+pub mod playout;
 pub mod sgf;
 pub mod state;
 pub mod union_find;
