@@ -1,9 +1,10 @@
 //! UCT Monte Carlo tree search (seed 004): selection by UCB1 `V + C·sqrt(2 ln N / N_i)`,
-//! expansion of every child of a leaf once it has been visited `expand_after` times, a uniform random playout (or the evaluator
-//! when one is given), and backpropagation. Options: RAVE/AMAF blending, game patterns at
-//! expansion, the game's pattern playouts, subtree reuse between moves, root parallelism over threads, and prior
-//! knowledge: the children of nodes near the root start with virtual visits valued by an
-//! evaluator (all siblings evaluated in one batch).
+//! expansion of every child of a leaf once it has been visited `expand_after` times, a
+//! uniform random playout (or the game's pattern playout, or the evaluator when one is
+//! given), and backpropagation. Options: RAVE/AMAF blending, game patterns at expansion,
+//! subtree reuse between moves, root parallelism over threads, and prior knowledge: the
+//! children of nodes near the root start with virtual visits valued by an evaluator (all
+//! siblings evaluated in one batch). Reports give the expected line of play.
 
 use super::{argmax_random_tie, Deadline, Limits, RootKnowledge, SearchGame};
 use crate::eval::Evaluator;

@@ -19,9 +19,10 @@ const CYCLE: [(i32, i32); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 
 /// A side that is not a cell of the board.
 const OFF_BOARD: u16 = u16::MAX;
 
-/// What one side holds in a ring pattern (two bits): nothing yet, a stone or edge of a
-/// colour ([`code`]), or a corner, which is no one's.
+/// A side of a ring pattern (two bits) that is an empty cell; a stone or edge of a colour
+/// is [`code`] of the colour.
 const EMPTY: u16 = 0;
+/// A side of a ring pattern beyond a corner of the board: no one's.
 const CORNER: u16 = 3;
 
 /// The two-bit code of `color`'s stones and edges.
