@@ -226,7 +226,7 @@ impl SearchGame for Hex {
             return;
         }
         let me = self.side_to_move();
-        if let Some((mover, HexMove::Cell(last))) = self.moves().last() {
+        if let Some((mover, HexMove::Cell(last))) = self.last_move() {
             if mover != me {
                 let replies = bridge_replies(self, me, last as usize);
                 if !replies.is_empty() {

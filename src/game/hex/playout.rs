@@ -184,7 +184,7 @@ pub fn bridge_playout(game: &Hex, rng: &mut Rng) -> (Color, CellSet) {
     }
     let mut black = game.board().stones(Color::Black);
     let mut mover = game.side_to_move();
-    let mut last = match game.moves().last() {
+    let mut last = match game.last_move() {
         Some((_, HexMove::Cell(cell))) => Some(cell as usize),
         _ => None,
     };

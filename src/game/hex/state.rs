@@ -219,6 +219,11 @@ impl Hex {
         self.history.iter().map(|s| (s.mover, s.mv))
     }
 
+    /// The last move of the record and its colour (`None` at the record's start).
+    pub fn last_move(&self) -> Option<(Color, HexMove)> {
+        self.history.last().map(|s| (s.mover, s.mv))
+    }
+
     /// The colour that has joined its edges, if any (from the union-find: O(log n)).
     pub fn winner(&self) -> Option<Color> {
         let cells = self.cell_count() as u16;
