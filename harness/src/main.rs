@@ -12,6 +12,7 @@ mod export;
 mod learn;
 mod logreg;
 mod matches;
+mod patterns;
 mod perft;
 mod plot;
 mod plural;
@@ -82,6 +83,8 @@ enum Command {
     Tune(tune::Args),
     /// Build a checkers move book from the player's own deep searches along each opening.
     Book(book::Args),
+    /// Fit Hex move patterns (the MCTS's move priors) to the moves of players in journals.
+    Patterns(patterns::Args),
     /// Sequential probability ratio test of a result (fastchess/fishtest GSPRT).
     Sprt(sprt::Args),
 }
@@ -131,6 +134,7 @@ fn main() {
         Command::Book(args) => book::run(args),
         Command::Tune(args) => tune::run(args),
         Command::Sprt(args) => sprt::run(args),
+        Command::Patterns(args) => patterns::run(args),
     };
     if let Err(err) = result {
         eprintln!("arena: error: {err:#}");

@@ -125,6 +125,12 @@ pub const PLAYERS: &[PlayerKind] = &[
             ),
             ("rave", "RAVE equivalence parameter k, or off (default off)"),
             (
+                "bias",
+                "progressive bias W from the game's move priors (Hex: move patterns learned \
+                 from MoHex's games): a child of chance p gains W p / (visits + 1), and \
+                 unvisited children are valued at their AMAF mean (default 0: off)",
+            ),
+            (
                 "eval",
                 "evaluate leaves with this evaluator instead of a random playout",
             ),
@@ -338,6 +344,12 @@ impl<G: SearchGame> Player<G> {
                 "threads" => mcts.threads = read(key, value, |v| bounded(v, 1, MAX_THREADS))?,
                 "reuse" => mcts.reuse = read(key, value, parse_switch)?,
                 "expand" => mcts.expand_after = read(key, value, |v| bounded(v, 1, MAX_EXPAND))?,
+                "bias" => {
+                    mcts.bias = read(key, value, |v| match finite(v)? {
+                        b if b >= 0.0 => Ok(b),
+                        _ => Err("the bias must be a finite number of at least 0".into()),
+                    })?
+                }
                 "solver" => mcts.solver = read(key, value, |v| bounded(v, 0, MAX_NODES))?,
                 "prior" => prior_spec = Some(value.clone()),
                 "prior-visits" => prior_visits = read(key, value, |v| bounded(v, 1, MAX_EXPAND))?,
@@ -665,6 +677,8 @@ mod tests {
         assert_eq!(error("greedy:eval=oracle").part, "eval=oracle");
         assert_eq!(error("mcts:rave=maybe").part, "rave=maybe");
         assert_eq!(error("mcts:c=-1").part, "c=-1");
+        assert_eq!(error("mcts:bias=-1").part, "bias=-1");
+        assert_eq!(error("mcts:bias=lots").part, "bias=lots");
     }
 
     #[test]

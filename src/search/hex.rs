@@ -6,7 +6,9 @@
 use super::dfpn::Dfpn;
 use super::{Limits, RootKnowledge, SearchGame};
 use crate::game::hex::geometry::NEIGHBOUR_OFFSETS;
+use crate::game::hex::move_patterns::MovePatterns;
 use crate::game::hex::playout::bridge_playout;
+use crate::game::hex::ring::{sides, Side};
 use crate::game::hex::{CellSet, Hex, HexMove, SwapRule};
 use crate::game::{Color, Game, Outcome, Reason};
 use crate::rng::Rng;
@@ -15,40 +17,10 @@ use rand::Rng as _;
 /// Positions the root solver's table keeps (it is made anew for every move).
 const SOLVER_TABLE_ENTRIES: usize = 1 << 16;
 
-/// The colour on the six sides of (x, y) in the cyclic order of [`CYCLE`]: a stone, an edge
-/// (Black above and below, White left and right) or nothing; `None` at an obtuse corner.
-const CYCLE: [(i32, i32); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Side {
-    Empty,
-    Owned(Color),
-    Corner,
-}
-
-fn side(game: &Hex, x: i32, y: i32) -> Side {
-    let (w, h) = (game.width() as i32, game.height() as i32);
-    let off_rows = y < 0 || y >= h;
-    let off_cols = x < 0 || x >= w;
-    match (off_rows, off_cols) {
-        (true, true) => Side::Corner,
-        (true, false) => Side::Owned(Color::Black),
-        (false, true) => Side::Owned(Color::White),
-        (false, false) => match game.stone(game.cell(x as usize, y as usize)) {
-            Some(c) => Side::Owned(c),
-            None => Side::Empty,
-        },
-    }
-}
-
 /// An empty cell is dead when four consecutive sides around it belong to one colour: the
 /// other two sides touch each other, so no connection needs the cell.
 pub(crate) fn is_dead(game: &Hex, cell: usize) -> bool {
-    let (x, y) = game.xy(cell);
-    let sides: Vec<Side> = CYCLE
-        .iter()
-        .map(|&(dx, dy)| side(game, x as i32 + dx, y as i32 + dy))
-        .collect();
+    let sides = sides(game, cell);
     (0..6).any(|start| {
         let first = sides[start];
         matches!(first, Side::Owned(_)) && (1..4).all(|k| sides[(start + k) % 6] == first)
@@ -181,6 +153,25 @@ impl SearchGame for Hex {
         match mv {
             HexMove::Cell(cell) => Some(usize::from(cell)),
             _ => None,
+        }
+    }
+
+    /// The built-in move patterns' chances ([`MovePatterns::built_in`]); none while the
+    /// swap is open.
+    fn move_priors(&self, moves: &[HexMove], out: &mut Vec<f64>) -> bool {
+        let cells: Option<Vec<usize>> = moves
+            .iter()
+            .map(|mv| match mv {
+                HexMove::Cell(c) => Some(usize::from(*c)),
+                _ => None,
+            })
+            .collect();
+        match cells {
+            Some(cells) if !cells.is_empty() => {
+                MovePatterns::built_in().probabilities(self, &cells, out);
+                true
+            }
+            _ => false,
         }
     }
 
@@ -350,6 +341,41 @@ mod tests {
                 .unwrap();
             assert_eq!(position.move_to_text(mv), "c4", "seed {seed}");
         }
+    }
+
+    #[test]
+    fn progressive_bias_first_tries_the_move_the_patterns_like_best() {
+        use crate::player::Player;
+        use crate::rng::seeded;
+        // After the root's expansion the first simulation goes to the child of highest
+        // chance: with one simulation it is the move played, whatever the seed. Without the
+        // bias the first child is the first of a shuffle, which varies with the seed.
+        let position = game(9, &["e5", "d6", "f3"]);
+        let mut moves = Vec::new();
+        position.candidate_moves(&mut moves, true);
+        let mut chances = Vec::new();
+        assert!(position.move_priors(&moves, &mut chances));
+        assert!((chances.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        let top = (0..moves.len())
+            .max_by(|&a, &b| chances[a].total_cmp(&chances[b]))
+            .unwrap();
+        let mut firsts = std::collections::HashSet::new();
+        for seed in 1..6 {
+            let choose = |spec: &str| {
+                Player::<Hex>::from_spec(spec)
+                    .unwrap()
+                    .choose(&position, &Limits::default(), &mut seeded(seed))
+                    .unwrap()
+            };
+            assert_eq!(choose("mcts:playouts=1,patterns=on,bias=1"), moves[top]);
+            firsts.insert(choose("mcts:playouts=1,patterns=on"));
+        }
+        assert!(firsts.len() > 1);
+        // No priors while the swap is open.
+        let mut swap = Hex::new(5, 5).unwrap().with_swap(SwapRule::Benzene);
+        swap.try_play("a1").unwrap();
+        swap.legal_moves(&mut moves);
+        assert!(!swap.move_priors(&moves, &mut chances));
     }
 
     #[test]

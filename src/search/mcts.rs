@@ -45,6 +45,11 @@ pub struct MctsConfig<G: Game> {
     /// Prior knowledge: new children get [`Prior::visits`] virtual visits worth the
     /// evaluator's value of their position.
     pub prior: Option<Prior<G>>,
+    /// Progressive bias from the game's move priors ([`SearchGame::move_priors`]): a child
+    /// with chance p scores `bias * p / (visits + 1)` on top of its value, and an unvisited
+    /// child is valued at its AMAF mean (0.5 without one) instead of being tried first
+    /// (0: off).
+    pub bias: f64,
     /// Solver nodes spent on the root before searching ([`SearchGame::root_knowledge`]):
     /// a proven win is played at once, moves proven to lose stay out of the tree (0: off).
     pub solver: u64,
@@ -74,6 +79,7 @@ impl<G: Game> Default for MctsConfig<G> {
             reuse: false,
             expand_after: 2,
             prior: None,
+            bias: 0.0,
             solver: 0,
         }
     }
@@ -103,6 +109,8 @@ struct Node<M> {
     mean: f64,
     /// Cached weight of the AMAF mean in the value under RAVE (`sqrt(k / (3 visits + k))`).
     beta: f64,
+    /// The progressive bias (`bias * p`) under [`MctsConfig::bias`].
+    bias: Option<f32>,
 }
 
 /// Selection value of unvisited nodes: above any visited one.
@@ -123,6 +131,7 @@ impl<M> Node<M> {
             explore: 0.0,
             mean: 0.0,
             beta: 0.0,
+            bias: None,
         }
     }
 
@@ -146,10 +155,15 @@ impl<M> Node<M> {
     /// statistics (which only RAVE keeps).
     fn blend(&mut self) {
         let amaf = (self.amaf_visits > 0).then(|| self.amaf_wins / f64::from(self.amaf_visits));
-        self.value = match (self.visits, amaf) {
+        let value = match (self.visits, amaf) {
+            (0, amaf) if self.bias.is_some() => amaf.unwrap_or(0.5),
             (0, amaf) => UNVISITED + amaf.unwrap_or(0.0),
             (_, Some(amaf)) => (1.0 - self.beta) * self.mean + self.beta * amaf,
             (_, None) => self.mean,
+        };
+        self.value = match self.bias {
+            Some(bias) => value + f64::from(bias) / f64::from(self.visits + 1),
+            None => value,
         };
     }
 }
@@ -291,6 +305,7 @@ impl<G: SearchGame> Tree<G> {
         let mut path = Vec::with_capacity(64);
         let mut moves = Vec::new();
         let mut trace = Vec::new();
+        let mut chances = Vec::new();
         let mut amaf = FirstPlays::for_game(game);
         let mut position = game.clone();
         // The clock is read every 64 simulations, or every one when an evaluator makes them
@@ -336,6 +351,12 @@ impl<G: SearchGame> Tree<G> {
                         self.add_prior(first, &position, &moves, prior, config.rave);
                     }
                     _ => {}
+                }
+                if config.bias > 0.0 && position.move_priors(&moves, &mut chances) {
+                    for (node, p) in self.nodes[first..].iter_mut().zip(&chances) {
+                        node.bias = Some((config.bias * p) as f32);
+                        node.blend();
+                    }
                 }
                 if !moves.is_empty() {
                     // The first new child, unless a prior ranks them.

@@ -178,6 +178,13 @@ pub trait SearchGame: EvalGame {
         None
     }
 
+    /// The chances that a strong player picks each of `moves` (summing to 1), into `out`;
+    /// `false` (the default) when the game has no move model.
+    fn move_priors(&self, moves: &[Self::Move], out: &mut Vec<f64>) -> bool {
+        let _ = (moves, out);
+        false
+    }
+
     /// What a solver proves at the root before MCTS searches, within `expansions` solver
     /// nodes and `limits`: a winning move, or the moves not proven to lose (MCTS leaves the
     /// others out of its tree). The default proves nothing.

@@ -4,6 +4,7 @@
 //! every bridge be cut half the time; a player who keeps its bridges makes the playout's
 //! winner a much better estimate of who is ahead.
 
+use super::ring::CYCLE;
 use super::state::{Hex, HexMove};
 use super::{CellSet, MAX_CELLS};
 use crate::game::{Color, Game};
@@ -11,10 +12,6 @@ use crate::rng::Rng;
 use rand::Rng as _;
 use std::cell::RefCell;
 use std::rc::Rc;
-
-/// The sides of a cell in cyclic order, as (dx, dy): sides `k` and `k + 2` are a bridge
-/// apart, with the cell and side `k + 1` between them; side `k + 3` is opposite side `k`.
-const CYCLE: [(i32, i32); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
 
 /// A side that is not a cell of the board.
 const OFF_BOARD: u16 = u16::MAX;

@@ -221,7 +221,14 @@ impl Hex {
 
     /// The last move of the record and its colour (`None` at the record's start).
     pub fn last_move(&self) -> Option<(Color, HexMove)> {
-        self.history.last().map(|s| (s.mover, s.mv))
+        self.nth_last_move(0)
+    }
+
+    /// The move `n` steps before the last one (0: the last) and its colour.
+    pub fn nth_last_move(&self, n: usize) -> Option<(Color, HexMove)> {
+        let step = self.history.len().checked_sub(n + 1)?;
+        let s = &self.history[step];
+        Some((s.mover, s.mv))
     }
 
     /// The colour that has joined its edges, if any (from the union-find: O(log n)).
