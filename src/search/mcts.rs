@@ -2,9 +2,10 @@
 //! expansion of every child of a leaf once it has been visited `expand_after` times, a
 //! uniform random playout (or the game's pattern playout, or the evaluator when one is
 //! given), and backpropagation. Options: RAVE/AMAF blending, game patterns at expansion,
-//! subtree reuse between moves, root parallelism over threads, and prior knowledge: the
-//! children of nodes near the root start with virtual visits valued by an evaluator (all
-//! siblings evaluated in one batch). Reports give the expected line of play.
+//! subtree reuse between moves, root parallelism over threads, prior knowledge (the
+//! children of nodes near the root start with virtual visits valued by an evaluator, all
+//! siblings evaluated in one batch), and progressive bias from the game's move priors.
+//! Reports give the expected line of play.
 
 use super::{argmax_random_tie, Deadline, Limits, RootKnowledge, SearchGame};
 use crate::eval::Evaluator;
@@ -100,8 +101,9 @@ struct Node<M> {
     wins: f64,
     amaf_visits: u32,
     amaf_wins: f64,
-    /// Cached selection value: the mean (blended with AMAF under RAVE); unvisited nodes get
-    /// `UNVISITED` plus their AMAF mean so they are tried first.
+    /// Cached selection value: the mean (blended with AMAF under RAVE), plus the decaying
+    /// progressive bias when there is one; unvisited nodes without a bias get `UNVISITED`
+    /// plus their AMAF mean so they are tried first.
     value: f64,
     /// Cached `1 / sqrt(visits)` (0 while unvisited).
     explore: f64,
@@ -359,7 +361,7 @@ impl<G: SearchGame> Tree<G> {
                     }
                 }
                 if !moves.is_empty() {
-                    // The first new child, unless a prior ranks them.
+                    // The first new child, unless a prior or the bias ranks them.
                     index = self.select(index, config);
                     position.play(self.nodes[index].mv.expect("child nodes carry a move"));
                     path.push(index);

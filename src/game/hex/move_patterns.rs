@@ -324,7 +324,7 @@ impl MovePatterns {
                 model.weights[i] += options.rate * (m[i] / c1) / ((v[i] / c2).sqrt() + 1e-8);
             }
         }
-        // Features never seen keep weight 0 exactly (Adam moves them only by the penalty).
+        // A feature value no example has keeps weight 0: its gradient is the penalty's, 0 at 0.
         model
     }
 }
