@@ -145,7 +145,12 @@ pub const PLAYERS: &[PlayerKind] = &[
             ),
             (
                 "threads",
-                "independent trees searched in parallel, 1 to 256 (default 1)",
+                "threads searching in parallel, 1 to 256 (default 1)",
+            ),
+            (
+                "parallel",
+                "root (one tree per thread, statistics summed at the root; reproducible from \
+                 the seed) or tree (one tree shared with virtual losses) (default root)",
             ),
             (
                 "reuse",
@@ -166,6 +171,11 @@ pub const PLAYERS: &[PlayerKind] = &[
             (
                 "prior-depth",
                 "tree levels whose new children get priors, 1 to 64 (default 1: the root's)",
+            ),
+            (
+                "prove",
+                "propagate proven wins and losses up the tree (MCTS-solver), on/off (default \
+                 off): moves proven to lose are passed over, a move proven to win is played",
             ),
             (
                 "solver",
@@ -342,6 +352,13 @@ impl<G: SearchGame> Player<G> {
                     })?
                 }
                 "threads" => mcts.threads = read(key, value, |v| bounded(v, 1, MAX_THREADS))?,
+                "parallel" => {
+                    mcts.shared_tree = read(key, value, |v| match v {
+                        "root" => Ok(false),
+                        "tree" => Ok(true),
+                        _ => Err(format!("'{v}' is neither root nor tree")),
+                    })?
+                }
                 "reuse" => mcts.reuse = read(key, value, parse_switch)?,
                 "expand" => mcts.expand_after = read(key, value, |v| bounded(v, 1, MAX_EXPAND))?,
                 "bias" => {
@@ -351,6 +368,7 @@ impl<G: SearchGame> Player<G> {
                     })?
                 }
                 "solver" => mcts.solver = read(key, value, |v| bounded(v, 0, MAX_NODES))?,
+                "prove" => mcts.prove = read(key, value, parse_switch)?,
                 "prior" => prior_spec = Some(value.clone()),
                 "prior-visits" => prior_visits = read(key, value, |v| bounded(v, 1, MAX_EXPAND))?,
                 "prior-depth" => {
@@ -654,6 +672,7 @@ mod tests {
             "mcts:playouts=500,c=2,rave=on,patterns=off,threads=2,reuse=on,expand=1",
             "mcts:playouts=200,eval=random",
             "mcts:playouts=300,playout=patterns,rave=300",
+            "mcts:playouts=400,threads=2,parallel=tree,reuse=on,prove=on",
             "flatmc:playouts=300",
         ] {
             let mut player = Player::<TicTacToe>::from_spec(spec).unwrap();
@@ -679,6 +698,7 @@ mod tests {
         assert_eq!(error("mcts:c=-1").part, "c=-1");
         assert_eq!(error("mcts:bias=-1").part, "bias=-1");
         assert_eq!(error("mcts:bias=lots").part, "bias=lots");
+        assert_eq!(error("mcts:parallel=leaf").part, "parallel=leaf");
     }
 
     #[test]

@@ -1,13 +1,16 @@
-//! `arena bench search`: MCTS simulations per second on an empty Hex board (1 and 2
-//! threads, uniform playouts) and alpha-beta nodes per second on checkers from the start.
+//! `arena bench search`: MCTS simulations per second on an empty Hex board at one thread
+//! and at two (root and tree parallelism), interleaved over repeats, and alpha-beta nodes
+//! per second on checkers from the start.
 
+use super::cpu_seconds;
+use crate::stats::median;
 use std::time::Instant;
 use tmbot::eval::checkers::Material;
 use tmbot::game::checkers::Checkers;
 use tmbot::game::hex::Hex;
+use tmbot::player::Player;
 use tmbot::rng;
 use tmbot::search::alphabeta::AlphaBeta;
-use tmbot::search::mcts::{Mcts, MctsConfig};
 use tmbot::search::Limits;
 
 /// Arguments of `arena bench search`.
@@ -19,6 +22,12 @@ pub struct Args {
     /// Simulations per MCTS run.
     #[arg(long, default_value_t = 300_000)]
     playouts: u64,
+    /// The MCTS player timed (its threads are set by the benchmark).
+    #[arg(long, default_value = "mcts")]
+    mcts: String,
+    /// Runs of each variant, interleaved; their medians are reported.
+    #[arg(long, default_value_t = 3)]
+    repeats: usize,
     /// Alpha-beta depth on checkers (0 skips it).
     #[arg(long, default_value_t = 10)]
     depth: u32,
@@ -34,25 +43,48 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         playouts: Some(args.playouts),
         ..Limits::default()
     };
-    let mut single = 0.0;
-    for threads in [1, 2] {
-        let mut mcts = Mcts::new(MctsConfig {
-            threads,
-            ..MctsConfig::default()
-        });
-        let started = Instant::now();
-        let report = mcts.search(&hex, &limits, &mut rng::seeded(args.seed));
-        let seconds = started.elapsed().as_secs_f64();
-        let rate = report.simulations as f64 / seconds;
-        if threads == 1 {
-            single = rate;
+    let joiner = if args.mcts.contains(':') { ',' } else { ':' };
+    let variants = [
+        ("1 thread", String::new()),
+        ("2 threads, root parallel", "threads=2".to_string()),
+        (
+            "2 threads, tree parallel",
+            "threads=2,parallel=tree".to_string(),
+        ),
+    ];
+    let mut players = Vec::new();
+    for (_, options) in &variants {
+        let spec = match options.as_str() {
+            "" => args.mcts.clone(),
+            options => format!("{}{joiner}{options}", args.mcts),
+        };
+        players.push(Player::<Hex>::from_spec(&spec).map_err(|e| anyhow::anyhow!("{e}"))?);
+    }
+    // Per variant: simulations/s by wall time, CPU seconds per wall second, tree nodes.
+    let mut runs = vec![(Vec::new(), Vec::new(), 0u64); variants.len()];
+    for repeat in 0..args.repeats.max(1) {
+        for (player, run) in players.iter_mut().zip(&mut runs) {
+            player.new_game();
+            let (started, cpu) = (Instant::now(), cpu_seconds());
+            let decision =
+                player.decide(&hex, &limits, &mut rng::seeded(args.seed + repeat as u64));
+            let seconds = started.elapsed().as_secs_f64();
+            let cpu = cpu_seconds().zip(cpu).map_or(f64::NAN, |(b, a)| b - a);
+            run.0.push(decision.playouts.unwrap_or(0) as f64 / seconds);
+            run.1.push(cpu / seconds);
+            run.2 = decision.nodes.unwrap_or(0);
         }
+    }
+    let single = median(&runs[0].0);
+    for ((name, _), (rates, cores, nodes)) in variants.iter().zip(&runs) {
+        let rate = median(rates);
         println!(
-            "mcts {0}x{0} empty, {threads} thread(s): {1} simulations in {seconds:.3} s = {rate:.0}/s ({2:.2}x), {3} tree nodes",
+            "{} on {1}x{1} empty, {name}: {rate:.0} simulations/s ({2:.2}x), {3:.2} CPU s per wall s, {nodes} tree nodes (median of {4})",
+            args.mcts,
             args.size,
-            report.simulations,
             rate / single,
-            report.tree_nodes
+            median(cores),
+            rates.len()
         );
     }
     if args.depth > 0 {

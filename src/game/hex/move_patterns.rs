@@ -16,7 +16,7 @@
 //! - `bridges-own` / `bridges-opp`: how many of the mover's (the opponent's) stones are a
 //!   bridge away from the cell with both carrier cells empty (0 to 3, 3 meaning 3 or more).
 
-use super::ring::{side, Side, CYCLE};
+use super::ring::{side, sides, Side, CYCLE};
 use super::state::{Hex, HexMove};
 use crate::game::{Color, Game};
 use std::sync::OnceLock;
@@ -100,6 +100,9 @@ fn relation(game: &Hex, cell: usize, other: Option<(Color, HexMove)>) -> usize {
     let (x, y) = game.xy(cell);
     let (ox, oy) = game.xy(usize::from(other));
     let d = (ox as i32 - x as i32, oy as i32 - y as i32);
+    if d.0.abs() > 2 || d.1.abs() > 2 {
+        return 0;
+    }
     for k in 0..6 {
         let (a, b) = (CYCLE[k], CYCLE[(k + 1) % 6]);
         if d == a {
@@ -121,10 +124,7 @@ pub fn features(game: &Hex, cell: usize) -> [u16; FEATURES] {
     let black = mover == Color::Black;
     let (x, y) = game.xy(cell);
     let (xi, yi) = (x as i32, y as i32);
-    let at = |k: usize| {
-        let (dx, dy) = CYCLE[k];
-        side(game, xi + dx, yi + dy)
-    };
+    let around = sides(game, cell);
     let code = |s: Side| match s {
         Side::Empty => 0u16,
         Side::Owned(c) if c == mover => 1,
@@ -134,7 +134,7 @@ pub fn features(game: &Hex, cell: usize) -> [u16; FEATURES] {
     let mut ring = 0u16;
     for k in 0..6 {
         let real = if black { k } else { 5 - k };
-        ring |= code(at(real)) << (2 * k);
+        ring |= code(around[real]) << (2 * k);
     }
     let rotated = (ring >> 6) | ((ring & 63) << 6);
     let ring = ring.min(rotated);
@@ -145,12 +145,14 @@ pub fn features(game: &Hex, cell: usize) -> [u16; FEATURES] {
     let (to_own, to_opp) = if black { (rows, cols) } else { (cols, rows) };
     let mut bridges = [0usize; 2];
     for k in 0..6 {
+        // The carriers are the sides k and k + 1; the far cell must be on the board.
+        if around[k] != Side::Empty || around[(k + 1) % 6] != Side::Empty {
+            continue;
+        }
         let (a, b) = (CYCLE[k], CYCLE[(k + 1) % 6]);
         let (fx, fy) = (xi + a.0 + b.0, yi + a.1 + b.1);
         let on_board = fx >= 0 && fy >= 0 && fx < game.width() as i32 && fy < game.height() as i32;
-        let carriers_empty = side(game, xi + a.0, yi + a.1) == Side::Empty
-            && side(game, xi + b.0, yi + b.1) == Side::Empty;
-        if let (true, true, Side::Owned(c)) = (on_board, carriers_empty, side(game, fx, fy)) {
+        if let (true, Side::Owned(c)) = (on_board, side(game, fx, fy)) {
             bridges[usize::from(c != mover)] += 1;
         }
     }

@@ -2,18 +2,24 @@
 //! expansion of every child of a leaf once it has been visited `expand_after` times, a
 //! uniform random playout (or the game's pattern playout, or the evaluator when one is
 //! given), and backpropagation. Options: RAVE/AMAF blending, game patterns at expansion,
-//! subtree reuse between moves, root parallelism over threads, prior knowledge (the
+//! subtree reuse between moves, root parallelism (a tree per thread) or tree parallelism
+//! (one tree shared without locks, virtual loss) over threads, prior knowledge (the
 //! children of nodes near the root start with virtual visits valued by an evaluator, all
-//! siblings evaluated in one batch), and progressive bias from the game's move priors.
-//! Reports give the expected line of play.
+//! siblings evaluated in one batch), progressive bias from the game's move priors, and
+//! proven values propagated in the tree (MCTS-solver). Reports give the expected line of
+//! play.
+
+mod node;
 
 use super::{argmax_random_tie, Deadline, Limits, RootKnowledge, SearchGame};
 use crate::eval::Evaluator;
 use crate::game::{Color, Game};
 use crate::rng::{self, Rng};
+use node::Arena;
 use rand::seq::SliceRandom;
 use rand::Rng as _;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// Tree size (about 1 GiB) past which leaves are no longer expanded; simulations go on
@@ -37,8 +43,13 @@ pub struct MctsConfig<G: Game> {
     /// Play out with the game's playout patterns ([`SearchGame::pattern_playout`]) instead
     /// of uniformly random moves.
     pub pattern_playouts: bool,
-    /// Independent trees searched in parallel, their root statistics summed.
+    /// Threads searching in parallel: one tree each, their root statistics summed (root
+    /// parallelism), or all in one tree under [`MctsConfig::shared_tree`].
     pub threads: usize,
+    /// The threads share one tree, with virtual losses (tree parallelism); a search with
+    /// several threads then depends on how they interleave and is not reproduced exactly
+    /// from its seed, as root parallelism is.
+    pub shared_tree: bool,
     /// Keep the subtree of the position reached between two moves.
     pub reuse: bool,
     /// Visits a leaf needs before it is expanded (the root is always expanded).
@@ -51,6 +62,12 @@ pub struct MctsConfig<G: Game> {
     /// child is valued at its AMAF mean (0.5 without one) instead of being tried first
     /// (0: off).
     pub bias: f64,
+    /// Proven wins and losses are propagated up the tree (MCTS-solver): a finished game is
+    /// proven, a node is lost for its mover once one reply is proven to win and won once
+    /// every reply is proven to lose; selection passes over moves proven to lose, a
+    /// simulation that reaches a proven node scores it without a playout, a move proven to
+    /// win is played, and the search ends once the root is proven.
+    pub prove: bool,
     /// Solver nodes spent on the root before searching ([`SearchGame::root_knowledge`]):
     /// a proven win is played at once, moves proven to lose stay out of the tree (0: off).
     pub solver: u64,
@@ -77,96 +94,14 @@ impl<G: Game> Default for MctsConfig<G> {
             patterns: false,
             pattern_playouts: false,
             threads: 1,
+            shared_tree: false,
             reuse: false,
             expand_after: 2,
             prior: None,
             bias: 0.0,
+            prove: false,
             solver: 0,
         }
-    }
-}
-
-const NO_CHILDREN: u32 = u32::MAX;
-
-#[derive(Clone, Copy, Debug)]
-struct Node<M> {
-    /// The move leading here (`None` at the root).
-    mv: Option<M>,
-    /// The colour that played `mv`.
-    mover: Color,
-    first_child: u32,
-    child_count: u32,
-    visits: u32,
-    /// Sum of the scores of `mover` over the visits.
-    wins: f64,
-    amaf_visits: u32,
-    amaf_wins: f64,
-    /// Cached selection value: the mean (blended with AMAF under RAVE), plus the decaying
-    /// progressive bias when there is one; unvisited nodes without a bias get `UNVISITED`
-    /// plus their AMAF mean so they are tried first.
-    value: f64,
-    /// Cached `1 / sqrt(visits)` (0 while unvisited).
-    explore: f64,
-    /// Cached `wins / visits` (0 while unvisited).
-    mean: f64,
-    /// Cached weight of the AMAF mean in the value under RAVE (`sqrt(k / (3 visits + k))`).
-    beta: f64,
-    /// The progressive bias (`bias * p`) under [`MctsConfig::bias`].
-    bias: Option<f32>,
-}
-
-/// Selection value of unvisited nodes: above any visited one.
-const UNVISITED: f64 = 1e9;
-
-impl<M> Node<M> {
-    fn new(mv: Option<M>, mover: Color) -> Node<M> {
-        Node {
-            mv,
-            mover,
-            first_child: NO_CHILDREN,
-            child_count: 0,
-            visits: 0,
-            wins: 0.0,
-            amaf_visits: 0,
-            amaf_wins: 0.0,
-            value: UNVISITED,
-            explore: 0.0,
-            mean: 0.0,
-            beta: 0.0,
-            bias: None,
-        }
-    }
-
-    fn children(&self) -> std::ops::Range<usize> {
-        let first = self.first_child as usize;
-        first..first + self.child_count as usize
-    }
-
-    /// Recomputes the cached selection terms after the visits or wins changed.
-    fn refresh(&mut self, rave: Option<f64>) {
-        if self.visits > 0 {
-            let n = f64::from(self.visits);
-            self.mean = self.wins / n;
-            self.beta = rave.map_or(0.0, |k| (k / (3.0 * n + k)).sqrt());
-            self.explore = 1.0 / n.sqrt();
-        }
-        self.blend();
-    }
-
-    /// Recomputes the selection value from the cached mean and RAVE weight and the AMAF
-    /// statistics (which only RAVE keeps).
-    fn blend(&mut self) {
-        let amaf = (self.amaf_visits > 0).then(|| self.amaf_wins / f64::from(self.amaf_visits));
-        let value = match (self.visits, amaf) {
-            (0, amaf) if self.bias.is_some() => amaf.unwrap_or(0.5),
-            (0, amaf) => UNVISITED + amaf.unwrap_or(0.0),
-            (_, Some(amaf)) => (1.0 - self.beta) * self.mean + self.beta * amaf,
-            (_, None) => self.mean,
-        };
-        self.value = match self.bias {
-            Some(bias) => value + f64::from(bias) / f64::from(self.visits + 1),
-            None => value,
-        };
     }
 }
 
@@ -227,7 +162,7 @@ impl<M: Copy + Eq + std::hash::Hash> FirstPlays<M> {
 
 /// One search tree, rooted at the position last searched.
 pub struct Tree<G: Game> {
-    nodes: Vec<Node<G::Move>>,
+    nodes: Arena<G::Move>,
     root_hash: u64,
     /// The only moves the root may get when it is expanded (from the root solver).
     root_moves: Option<Vec<G::Move>>,
@@ -236,7 +171,7 @@ pub struct Tree<G: Game> {
 impl<G: SearchGame> Tree<G> {
     fn new(game: &G) -> Tree<G> {
         Tree {
-            nodes: vec![Node::new(None, game.side_to_move().opponent())],
+            nodes: Arena::with_root(MAX_TREE_NODES, game.side_to_move().opponent()),
             root_hash: game.hash(),
             root_moves: None,
         }
@@ -260,50 +195,34 @@ impl<G: SearchGame> Tree<G> {
         for &mv in path.iter().rev() {
             match self.nodes[index]
                 .children()
-                .find(|&c| self.nodes[c].mv == Some(mv))
+                .find(|&c| self.nodes[c].mv() == Some(mv))
             {
                 Some(child) => index = child,
                 None => return Tree::new(game),
             }
         }
-        self.subtree(index, game.hash())
-    }
-
-    /// A compact copy of the subtree under `top`.
-    fn subtree(&self, top: usize, hash: u64) -> Tree<G> {
-        let mut root = self.nodes[top];
-        root.mv = None;
-        let mut nodes = vec![root];
-        let mut queue = vec![(top, 0usize)];
-        while let Some((old, new)) = queue.pop() {
-            let range = self.nodes[old].children();
-            if range.is_empty() {
-                continue;
-            }
-            nodes[new].first_child = nodes.len() as u32;
-            for child in range {
-                queue.push((child, nodes.len()));
-                nodes.push(self.nodes[child]);
-            }
-        }
         Tree {
-            nodes,
-            root_hash: hash,
+            nodes: self.nodes.subtree(index),
+            root_hash: game.hash(),
             root_moves: None,
         }
     }
 
-    /// Runs `playouts` simulations (fewer if the deadline comes first or the tree reaches
-    /// `node_limit` nodes).
+    /// Runs simulations until `budget` is spent, the deadline comes or the tree reaches
+    /// `node_limit` nodes. Several threads may run this on one tree at once, without a lock:
+    /// every node on a simulation's path counts its visit on the way down and its result on
+    /// the way back (a virtual loss meanwhile, so the other threads look elsewhere), and a
+    /// leaf is expanded by the one thread that claims it.
     fn simulate(
-        &mut self,
+        &self,
         game: &G,
         config: &MctsConfig<G>,
-        playouts: u64,
+        budget: &Budget,
         node_limit: u64,
         deadline: &Deadline,
         rng: &mut Rng,
     ) {
+        let rave = config.rave;
         let mut path = Vec::with_capacity(64);
         let mut moves = Vec::new();
         let mut trace = Vec::new();
@@ -317,58 +236,80 @@ impl<G: SearchGame> Tree<G> {
         } else {
             64
         };
-        for done in 0..playouts {
+        let prove = config.prove;
+        for done in 0u64.. {
             if (done % check_every == 0 && deadline.passed())
                 || self.nodes.len() as u64 >= node_limit
+                || (prove && self.nodes[0].proof().is_some())
+                || !budget.claim()
             {
                 break;
             }
+            // Selection.
             path.clear();
             path.push(0usize);
+            self.nodes[0].add_visit(rave);
             let mut index = 0;
-            // Selection.
-            while self.nodes[index].child_count > 0 {
+            while self.nodes[index].has_children()
+                && !(prove && self.nodes[index].proof().is_some())
+            {
                 index = self.select(index, config);
-                position.play(self.nodes[index].mv.expect("child nodes carry a move"));
+                position.play(self.nodes[index].child_move());
                 path.push(index);
+                self.nodes[index].add_visit(rave);
             }
-            // Expansion of a leaf that was visited before (the root always).
-            if position.outcome().is_none()
-                && (index == 0 || self.nodes[index].visits >= config.expand_after)
+            // Expansion of a leaf visited before (the root always), by one thread.
+            let leaf = &self.nodes[index];
+            if (index == 0 || leaf.visits() > config.expand_after)
                 && self.nodes.len() < MAX_TREE_NODES
+                && position.outcome().is_none()
+                && leaf.claim_expansion()
             {
                 match (&self.root_moves, index) {
                     (Some(root_moves), 0) => moves.clone_from(root_moves),
                     _ => position.candidate_moves(&mut moves, config.patterns),
                 }
                 moves.shuffle(rng);
+                let prior = config
+                    .prior
+                    .as_ref()
+                    .filter(|prior| path.len() <= prior.depth)
+                    .map(|prior| (prior.visits, prior_scores(&position, &moves, prior)));
+                let biased = config.bias > 0.0 && position.move_priors(&moves, &mut chances);
                 let mover = position.side_to_move();
-                let first = self.nodes.len();
-                self.nodes[index].first_child = first as u32;
-                self.nodes[index].child_count = moves.len() as u32;
-                self.nodes
-                    .extend(moves.iter().map(|&mv| Node::new(Some(mv), mover)));
-                match &config.prior {
-                    Some(prior) if path.len() <= prior.depth => {
-                        self.add_prior(first, &position, &moves, prior, config.rave);
+                let made = self.nodes.expand(index, &moves, mover, |k, child| {
+                    if let Some((visits, scores)) = &prior {
+                        child.set_prior(*visits, scores[k], rave);
                     }
-                    _ => {}
-                }
-                if config.bias > 0.0 && position.move_priors(&moves, &mut chances) {
-                    for (node, p) in self.nodes[first..].iter_mut().zip(&chances) {
-                        node.bias = Some((config.bias * p) as f32);
-                        node.blend();
+                    if biased {
+                        child.set_bias((config.bias * chances[k]) as f32, rave);
                     }
-                }
-                if !moves.is_empty() {
+                });
+                if made && !moves.is_empty() {
                     // The first new child, unless a prior or the bias ranks them.
                     index = self.select(index, config);
-                    position.play(self.nodes[index].mv.expect("child nodes carry a move"));
+                    position.play(self.nodes[index].child_move());
                     path.push(index);
+                    self.nodes[index].add_visit(rave);
                 }
             }
             // Simulation: a score in [0,1] for Black.
-            let black_score = if let Some(outcome) = position.outcome() {
+            let leaf = &self.nodes[index];
+            let outcome = position.outcome();
+            if prove {
+                if let Some(winner) = outcome.and_then(|o| o.winner) {
+                    leaf.prove(winner == leaf.mover());
+                }
+            }
+            let proof = if prove { leaf.proof() } else { None };
+            let black_score = if let Some(won) = proof {
+                trace.clear();
+                if won == (leaf.mover() == Color::Black) {
+                    1.0
+                } else {
+                    0.0
+                }
+            } else if let Some(outcome) = outcome {
                 trace.clear();
                 outcome.score_for(Color::Black)
             } else if let Some(evaluator) = &config.evaluator {
@@ -382,7 +323,7 @@ impl<G: SearchGame> Tree<G> {
                 position
                     .pattern_playout(rng, G::PLAYOUT_CAP, &mut trace)
                     .map_or(0.5, |o| o.score_for(Color::Black))
-            } else if config.rave.is_some() {
+            } else if rave.is_some() {
                 position
                     .traced_playout(rng, G::PLAYOUT_CAP, &mut trace)
                     .map_or(0.5, |o| o.score_for(Color::Black))
@@ -391,54 +332,31 @@ impl<G: SearchGame> Tree<G> {
                     .random_playout(rng, G::PLAYOUT_CAP)
                     .map_or(0.5, |o| o.score_for(Color::Black))
             };
-            self.backpropagate(&position, &path, black_score, config, &trace, &mut amaf);
+            if proof.is_some() {
+                self.propagate_proof(&path);
+            }
+            self.backpropagate(&position, &path, black_score, rave, &trace, &mut amaf);
             for _ in 1..path.len() {
                 position.undo();
             }
         }
     }
 
-    /// Gives the new children from `first` on (one per move of `moves`, played from
-    /// `position`) the prior's virtual visits, valued for their mover.
-    fn add_prior(
-        &mut self,
-        first: usize,
-        position: &G,
-        moves: &[G::Move],
-        prior: &Prior<G>,
-        rave: Option<f64>,
-    ) {
-        let children: Vec<G> = moves
-            .iter()
-            .map(|&mv| {
-                let mut child = position.clone();
-                child.play(mv);
-                child
-            })
-            .collect();
-        let values = prior.evaluator.evaluate(&children);
-        let visits = f64::from(prior.visits);
-        for (k, (child, value)) in children.iter().zip(values).enumerate() {
-            // The value is the child's side to move's; the node's mover is the other side.
-            let for_mover = match child.outcome() {
-                Some(outcome) => outcome.score_for(self.nodes[first + k].mover),
-                None => 1.0 - value.value,
-            };
-            let node = &mut self.nodes[first + k];
-            node.visits = prior.visits;
-            node.wins = visits * for_mover;
-            node.refresh(rave);
-        }
-    }
-
     fn select(&self, parent: usize, config: &MctsConfig<G>) -> usize {
         let node = &self.nodes[parent];
-        let weight = config.c * (2.0 * f64::from(node.visits.max(1)).ln()).max(0.0).sqrt();
-        let mut best = node.first_child as usize;
+        let weight = config.c * (2.0 * f64::from(node.visits().max(1)).ln()).max(0.0).sqrt();
+        let range = node.children();
+        let mut best = range.start;
         let mut best_score = f64::NEG_INFINITY;
-        for child in node.children() {
-            let c = &self.nodes[child];
-            let score = c.value + weight * c.explore;
+        for (child, node) in range.clone().zip(self.nodes.slice(range)) {
+            if config.prove {
+                match node.proof() {
+                    Some(true) => return child,
+                    Some(false) => continue,
+                    None => {}
+                }
+            }
+            let score = node.score(weight);
             if score > best_score {
                 best_score = score;
                 best = child;
@@ -447,12 +365,38 @@ impl<G: SearchGame> Tree<G> {
         best
     }
 
+    /// Carries the proven value of the last node of `path` up the path while it proves its
+    /// parents: a child proven to win proves its parent lost for the parent's mover, and
+    /// a child proven to lose proves its parent won once every sibling is proven lost too.
+    fn propagate_proof(&self, path: &[usize]) {
+        for pair in path.windows(2).rev() {
+            let (parent, child) = (&self.nodes[pair[0]], &self.nodes[pair[1]]);
+            if parent.proof().is_some() {
+                break;
+            }
+            match child.proof() {
+                Some(true) => parent.prove(false),
+                Some(false)
+                    if self
+                        .nodes
+                        .slice(parent.children())
+                        .iter()
+                        .all(|sibling| sibling.proof() == Some(false)) =>
+                {
+                    parent.prove(true)
+                }
+                _ => break,
+            }
+        }
+    }
+
+    /// Adds the result of a simulation (its visits were counted on the way down).
     fn backpropagate(
-        &mut self,
+        &self,
         game: &G,
         path: &[usize],
         black_score: f64,
-        config: &MctsConfig<G>,
+        rave: Option<f64>,
         trace: &[(Color, G::Move)],
         amaf: &mut FirstPlays<G::Move>,
     ) {
@@ -460,7 +404,7 @@ impl<G: SearchGame> Tree<G> {
             Color::Black => black_score,
             Color::White => 1.0 - black_score,
         };
-        if config.rave.is_some() {
+        if rave.is_some() {
             // The colour that first played each move below the current node.
             amaf.clear();
             for &(color, mv) in trace.iter().rev() {
@@ -468,24 +412,19 @@ impl<G: SearchGame> Tree<G> {
             }
         }
         for &index in path.iter().rev() {
-            if config.rave.is_some() {
-                for child in self.nodes[index].children() {
-                    let node = &mut self.nodes[child];
-                    let mv = node.mv.expect("child nodes carry a move");
-                    if amaf.get(game, mv) == Some(node.mover) {
-                        node.amaf_visits += 1;
-                        node.amaf_wins += score_for(node.mover);
-                        node.blend();
+            let node = &self.nodes[index];
+            if rave.is_some() {
+                for child in self.nodes.slice(node.children()) {
+                    let (mv, mover) = child.child_head();
+                    if amaf.get(game, mv) == Some(mover) {
+                        child.add_amaf(score_for(mover), rave);
                     }
                 }
-                if let Some(mv) = self.nodes[index].mv {
-                    amaf.insert(game, mv, self.nodes[index].mover);
+                if let Some(mv) = node.mv() {
+                    amaf.insert(game, mv, node.mover());
                 }
             }
-            let node = &mut self.nodes[index];
-            node.visits += 1;
-            node.wins += score_for(node.mover);
-            node.refresh(config.rave);
+            node.add_result(score_for(node.mover()), rave);
         }
     }
 
@@ -495,38 +434,76 @@ impl<G: SearchGame> Tree<G> {
         let mut line = vec![first];
         let mut index = self.nodes[0]
             .children()
-            .find(|&c| self.nodes[c].mv == Some(first));
+            .find(|&c| self.nodes[c].mv() == Some(first));
         while let Some(node) = index.filter(|_| line.len() < LINE_MAX_MOVES) {
             let mut best: Option<usize> = None;
             for child in self.nodes[node].children() {
-                let visits = self.nodes[child].visits;
+                let visits = self.nodes[child].visits();
                 if visits >= LINE_MIN_VISITS
-                    && !matches!(best, Some(b) if visits <= self.nodes[b].visits)
+                    && !matches!(best, Some(b) if visits <= self.nodes[b].visits())
                 {
                     best = Some(child);
                 }
             }
             if let Some(child) = best {
-                line.push(self.nodes[child].mv.expect("child nodes carry a move"));
+                line.push(self.nodes[child].child_move());
             }
             index = best;
         }
         line
     }
 
-    /// Each root move with its visits and the mover's summed score.
-    fn root_stats(&self) -> Vec<(G::Move, u32, f64)> {
-        self.nodes[0]
-            .children()
-            .map(|c| {
-                let node = &self.nodes[c];
-                (
-                    node.mv.expect("child nodes carry a move"),
-                    node.visits,
-                    node.wins,
-                )
-            })
+    /// Each root move with its visits, the mover's summed score and its proven value.
+    fn root_stats(&self) -> Vec<(G::Move, u32, f64, Option<bool>)> {
+        self.nodes
+            .slice(self.nodes[0].children())
+            .iter()
+            .map(|node| (node.child_move(), node.visits(), node.wins(), node.proof()))
             .collect()
+    }
+}
+
+/// The values to their mover of the positions `moves` lead to from `position`, from the
+/// prior's evaluator (all siblings in one batch; finished games by their outcome).
+fn prior_scores<G: SearchGame>(position: &G, moves: &[G::Move], prior: &Prior<G>) -> Vec<f64> {
+    let mover = position.side_to_move();
+    let children: Vec<G> = moves
+        .iter()
+        .map(|&mv| {
+            let mut child = position.clone();
+            child.play(mv);
+            child
+        })
+        .collect();
+    let values = prior.evaluator.evaluate(&children);
+    children
+        .iter()
+        .zip(values)
+        .map(|(child, value)| match child.outcome() {
+            Some(outcome) => outcome.score_for(mover),
+            // The value is the child's side to move's, the mover's opponent.
+            None => 1.0 - value.value,
+        })
+        .collect()
+}
+
+/// Simulations a tree may still run, claimed one at a time by the threads searching it.
+struct Budget {
+    claimed: AtomicU64,
+    limit: u64,
+}
+
+impl Budget {
+    fn new(limit: u64) -> Budget {
+        Budget {
+            claimed: AtomicU64::new(0),
+            limit,
+        }
+    }
+
+    /// Takes one simulation; false once the budget is spent.
+    fn claim(&self) -> bool {
+        self.claimed.fetch_add(1, Ordering::Relaxed) < self.limit
     }
 }
 
@@ -563,10 +540,14 @@ const LINE_MAX_MOVES: usize = 12;
 impl<G: SearchGame> Mcts<G> {
     /// A searcher with `config`.
     pub fn new(config: MctsConfig<G>) -> Mcts<G> {
-        let threads = config.threads.max(1);
+        let trees = if config.shared_tree {
+            1
+        } else {
+            config.threads.max(1)
+        };
         Mcts {
             config,
-            trees: (0..threads).map(|_| None).collect(),
+            trees: (0..trees).map(|_| None).collect(),
         }
     }
 
@@ -575,15 +556,14 @@ impl<G: SearchGame> Mcts<G> {
         self.trees.iter_mut().for_each(|t| *t = None);
     }
 
-    /// Searches `game` within `limits` (playouts are split evenly over the threads; with
-    /// no limit at all, [`DEFAULT_PLAYOUTS`]).
+    /// Searches `game` within `limits` (playouts are split evenly over the trees; with no
+    /// limit at all, [`DEFAULT_PLAYOUTS`]).
     pub fn search(&mut self, game: &G, limits: &Limits, rng: &mut Rng) -> MctsReport<G::Move> {
         let playouts = match limits.playouts {
             Some(p) => p,
             None if limits.time.is_some() || limits.nodes.is_some() => u64::MAX,
             None => DEFAULT_PLAYOUTS,
         };
-        let threads = self.trees.len() as u64;
         let node_limit = limits.nodes.unwrap_or(u64::MAX);
         let deadline = Deadline::of(limits);
         let knowledge = if self.config.solver > 0 {
@@ -621,48 +601,82 @@ impl<G: SearchGame> Mcts<G> {
         for tree in &mut trees {
             tree.root_moves.clone_from(&knowledge.candidates);
         }
-        let reused: u64 = trees.iter().map(|t| u64::from(t.nodes[0].visits)).sum();
-        let run = |k: usize, tree: &mut Tree<G>| {
-            let share = playouts / threads + u64::from((k as u64) < playouts % threads);
+        let reused: u64 = trees.iter().map(|t| u64::from(t.nodes[0].visits())).sum();
+        // Each tree with its share of the simulations; thread k searches tree k modulo
+        // their number.
+        let count = trees.len() as u64;
+        let budgets: Vec<Budget> = (0..count)
+            .map(|k| Budget::new(playouts / count + u64::from(k < playouts % count)))
+            .collect();
+        let run = |k: usize| {
+            let lane = k % trees.len();
             let mut thread_rng = rng::substream(seed, k as u64);
-            tree.simulate(game, config, share, node_limit, &deadline, &mut thread_rng);
+            trees[lane].simulate(
+                game,
+                config,
+                &budgets[lane],
+                node_limit,
+                &deadline,
+                &mut thread_rng,
+            );
         };
-        if trees.len() == 1 {
-            run(0, &mut trees[0]);
+        let threads = config.threads.max(1);
+        if threads == 1 {
+            run(0);
         } else {
             std::thread::scope(|scope| {
-                for (k, tree) in trees.iter_mut().enumerate() {
-                    scope.spawn(move || run(k, tree));
+                for k in 0..threads {
+                    scope.spawn(move || run(k));
                 }
             });
         }
         let mut totals: Vec<(G::Move, u32)> = Vec::new();
         let mut wins: Vec<f64> = Vec::new();
+        // Per root move: proven to win (in some tree), to lose, or neither.
+        let mut proofs: Vec<Option<bool>> = Vec::new();
         for tree in &trees {
-            for (mv, visits, score) in tree.root_stats() {
+            for (mv, visits, score, proof) in tree.root_stats() {
                 match totals.iter().position(|(m, _)| *m == mv) {
                     Some(k) => {
                         totals[k].1 += visits;
                         wins[k] += score;
+                        proofs[k] = proofs[k].max(proof);
                     }
                     None => {
                         totals.push((mv, visits));
                         wins.push(score);
+                        proofs.push(proof);
                     }
                 }
             }
         }
         let simulations = trees
             .iter()
-            .map(|t| u64::from(t.nodes[0].visits))
+            .map(|t| u64::from(t.nodes[0].visits()))
             .sum::<u64>()
             - reused;
-        let scores: Vec<f64> = totals.iter().map(|&(_, v)| f64::from(v)).collect();
+        // The most visited move, among the moves proven to win if there are any, else among
+        // those not proven to lose if there are any.
+        let rank = |k: usize| match proofs[k] {
+            Some(true) => 2,
+            None => 1,
+            Some(false) => 0,
+        };
+        let top = (0..totals.len()).map(rank).max().unwrap_or(0);
+        let scores: Vec<f64> = totals
+            .iter()
+            .enumerate()
+            .map(|(k, &(_, v))| if rank(k) == top { f64::from(v) } else { -1.0 })
+            .collect();
         // Stopped before the root was expanded: any legal move.
         let chosen = argmax_random_tie(&scores, rng);
         let value = chosen
-            .filter(|&i| totals[i].1 > 0)
-            .map(|i| wins[i] / f64::from(totals[i].1));
+            .filter(|&i| totals[i].1 > 0 || proofs[i].is_some())
+            .map(|i| match proofs[i] {
+                Some(true) => 1.0,
+                Some(false) => 0.0,
+                None => wins[i] / f64::from(totals[i].1),
+            });
         let best = chosen.map(|i| totals[i].0).or_else(|| {
             let mut moves = Vec::new();
             game.legal_moves(&mut moves);
@@ -711,6 +725,12 @@ mod tests {
             MctsConfig {
                 threads: 2,
                 c: 2.0,
+                ..MctsConfig::default()
+            },
+            MctsConfig {
+                threads: 2,
+                shared_tree: true,
+                rave: Some(300.0),
                 ..MctsConfig::default()
             },
         ] {
@@ -824,6 +844,139 @@ mod tests {
             a.visits.iter().map(|&(_, v)| u64::from(v)).sum::<u64>(),
             2001
         );
+    }
+
+    /// Visits and scores of every node of `tree` below `index` add up: each simulation
+    /// through a node went on to one of its children, unless the node was a leaf then. With
+    /// one thread that is the `expand_after` visits before it had children; with several,
+    /// others may have played out from it while one thread was making them.
+    fn check_counts(tree: &Tree<TicTacToe>, index: usize, expand_after: u32, one_thread: bool) {
+        let node = &tree.nodes[index];
+        assert!(node.wins() >= 0.0 && node.wins() <= f64::from(node.visits()));
+        assert!(!node.expanding(), "an expansion was left unfinished");
+        if !node.has_children() {
+            return;
+        }
+        let below: u32 = node.children().map(|c| tree.nodes[c].visits()).sum();
+        assert!(below <= node.visits(), "node {index}: {below} visits below");
+        let before = if index == 0 { 0 } else { expand_after };
+        if one_thread {
+            assert_eq!(node.visits() - below, before, "node {index}");
+        }
+        for child in node.children() {
+            check_counts(tree, child, expand_after, one_thread);
+        }
+    }
+
+    #[test]
+    fn threads_sharing_a_tree_leave_every_virtual_loss_resolved() {
+        let game = TicTacToe::from_moves(&[4]);
+        for threads in [1, 2, 4] {
+            let config = MctsConfig {
+                threads,
+                shared_tree: true,
+                rave: Some(300.0),
+                reuse: true,
+                ..MctsConfig::default()
+            };
+            let mut mcts = Mcts::new(config);
+            let report = mcts.search(&game, &playouts(5000), &mut seeded(3));
+            assert_eq!(report.simulations, 5000);
+            let tree = mcts.trees[0].as_ref().expect("the tree is kept for reuse");
+            assert_eq!(mcts.trees.len(), 1);
+            assert_eq!(tree.nodes[0].visits(), 5000);
+            check_counts(tree, 0, 2, threads == 1);
+        }
+    }
+
+    /// The value of `game` for the side to move by exhaustive search: 1 win, 0 draw, -1 loss.
+    fn negamax(game: &mut TicTacToe) -> i32 {
+        if let Some(outcome) = game.outcome() {
+            return match outcome.winner {
+                Some(w) if w == game.side_to_move() => 1,
+                Some(_) => -1,
+                None => 0,
+            };
+        }
+        let mut moves = Vec::new();
+        game.legal_moves(&mut moves);
+        let mut best = -1;
+        for mv in moves {
+            game.play(mv);
+            best = best.max(-negamax(game));
+            game.undo();
+        }
+        best
+    }
+
+    /// Every proven node of `tree` below `index` (reached by playing its moves on `game`)
+    /// has the value exhaustive search gives it; returns how many were proven.
+    fn check_proofs(tree: &Tree<TicTacToe>, index: usize, game: &mut TicTacToe) -> usize {
+        let node = &tree.nodes[index];
+        let mut proven = 0;
+        if let Some(won) = node.proof() {
+            // The mover wins when the side to move loses.
+            assert_eq!(negamax(game), if won { -1 } else { 1 }, "{game:?}");
+            proven += 1;
+        }
+        for child in node.children() {
+            game.play(tree.nodes[child].child_move());
+            proven += check_proofs(tree, child, game);
+            game.undo();
+        }
+        proven
+    }
+
+    #[test]
+    fn proven_values_agree_with_exhaustive_search() {
+        let mut total = 0;
+        for (k, start) in [&[][..], &[4], &[0, 4], &[0, 1], &[4, 0, 8], &[1, 4, 7, 3]]
+            .into_iter()
+            .enumerate()
+        {
+            for shared_tree in [false, true] {
+                let config = MctsConfig {
+                    prove: true,
+                    threads: 2,
+                    shared_tree,
+                    reuse: true,
+                    ..MctsConfig::default()
+                };
+                let mut game = TicTacToe::from_moves(start);
+                let mut mcts = Mcts::new(config);
+                let report = mcts.search(&game, &playouts(20_000), &mut seeded(k as u64));
+                for tree in mcts.trees.iter().flatten() {
+                    total += check_proofs(tree, 0, &mut game);
+                }
+                // A position won for the side to move is proven and its win played.
+                if negamax(&mut game) == 1 {
+                    let mv = report.best.unwrap();
+                    game.play(mv);
+                    assert_eq!(negamax(&mut game), -1, "{start:?}: {mv} does not win");
+                    assert_eq!(report.value, Some(1.0), "{start:?}");
+                    assert!(
+                        report.simulations < 20_000,
+                        "{start:?}: the proof ends the search"
+                    );
+                }
+            }
+        }
+        assert!(
+            total > 1000,
+            "only {total} proven nodes: the test proves little"
+        );
+    }
+
+    #[test]
+    fn one_thread_searches_a_shared_tree_as_its_own() {
+        let game = TicTacToe::from_moves(&[4, 0]);
+        let own = Mcts::new(MctsConfig::default()).search(&game, &playouts(3000), &mut seeded(5));
+        let shared = Mcts::new(MctsConfig {
+            shared_tree: true,
+            ..MctsConfig::default()
+        })
+        .search(&game, &playouts(3000), &mut seeded(5));
+        assert_eq!(own, shared);
     }
 
     #[test]
