@@ -31,7 +31,7 @@ pub struct PlayerKind {
 pub const MAX_TABLE_BITS: u32 = 26;
 /// Smallest transposition table, as a power of two.
 pub const MIN_TABLE_BITS: u32 = 10;
-/// Most MCTS threads (trees searched in parallel) a player may ask for.
+/// Most MCTS threads a player may ask for.
 pub const MAX_THREADS: usize = 256;
 /// Most playouts per move a player may ask for.
 pub const MAX_PLAYOUTS: u64 = 1_000_000_000_000;
@@ -140,8 +140,10 @@ pub const PLAYERS: &[PlayerKind] = &[
             ),
             (
                 "playout",
-                "random (uniform moves, the default) or patterns (the game's playout \
-                 patterns: Hex answers an intrusion into a bridge at once)",
+                "random (uniform moves, the default), patterns (the game's playout \
+                 patterns: Hex answers an intrusion into a bridge at once) or weighted (the \
+                 patterns, and Hex plays next to the last move by the move patterns' local \
+                 weights)",
             ),
             (
                 "threads",
@@ -345,11 +347,13 @@ impl<G: SearchGame> Player<G> {
                 }
                 "patterns" => mcts.patterns = read(key, value, parse_switch)?,
                 "playout" => {
-                    mcts.pattern_playouts = read(key, value, |v| match v {
-                        "random" => Ok(false),
-                        "patterns" => Ok(true),
-                        _ => Err(format!("'{v}' is neither random nor patterns")),
-                    })?
+                    (mcts.pattern_playouts, mcts.weighted_playouts) =
+                        read(key, value, |v| match v {
+                            "random" => Ok((false, false)),
+                            "patterns" => Ok((true, false)),
+                            "weighted" => Ok((true, true)),
+                            _ => Err(format!("'{v}' is neither random, patterns nor weighted")),
+                        })?
                 }
                 "threads" => mcts.threads = read(key, value, |v| bounded(v, 1, MAX_THREADS))?,
                 "parallel" => {

@@ -134,14 +134,18 @@ impl SearchGame for Hex {
         filled_playout(self, max_plies, trace, |game| game.fill_playout(rng))
     }
 
-    /// The bridge-keeping playout ([`bridge_playout`]), traced from the filled board.
+    /// The bridge-keeping playout ([`bridge_playout`]; weighted: with the move patterns'
+    /// local weights), traced from the filled board.
     fn pattern_playout(
         &self,
         rng: &mut Rng,
         max_plies: usize,
         trace: &mut Vec<(Color, HexMove)>,
+        weighted: bool,
     ) -> Option<Outcome> {
-        filled_playout(self, max_plies, trace, |game| bridge_playout(game, rng))
+        filled_playout(self, max_plies, trace, |game| {
+            bridge_playout(game, rng, weighted)
+        })
     }
 
     /// Cells are numbered by their index; the swap and resignation have no number.

@@ -155,13 +155,17 @@ pub trait SearchGame: EvalGame {
     }
 
     /// A playout by the game's playout patterns (moves that answer the opponent's last
-    /// move), traced like [`SearchGame::traced_playout`]; the default is that uniform one.
+    /// move; `weighted`: also moves drawn by the weights of local patterns, where the game
+    /// has them), traced like [`SearchGame::traced_playout`]; the default is that uniform
+    /// one.
     fn pattern_playout(
         &self,
         rng: &mut Rng,
         max_plies: usize,
         trace: &mut Vec<(Color, Self::Move)>,
+        weighted: bool,
     ) -> Option<Outcome> {
+        let _ = weighted;
         self.traced_playout(rng, max_plies, trace)
     }
 

@@ -22,7 +22,8 @@ pub struct Args {
     /// Random seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// The playout: uniform (random fill) or bridges (the pattern playout).
+    /// The playout: uniform (random fill), bridges (the pattern playout) or weighted (the
+    /// pattern playout with the move patterns' local weights).
     #[arg(long, value_enum, default_value_t = Policy::Uniform)]
     policy: Policy,
 }
@@ -34,13 +35,16 @@ enum Policy {
     Uniform,
     /// Random order, but an intrusion into a bridge is answered at once.
     Bridges,
+    /// Bridge-keeping, and moves next to the last one drawn by the move patterns' weights.
+    Weighted,
 }
 
 impl Policy {
     fn winner(self, game: &Hex, rng: &mut rng::Rng) -> tmbot::game::Color {
         match self {
             Policy::Uniform => game.fill_playout(rng).0,
-            Policy::Bridges => bridge_playout(game, rng).0,
+            Policy::Bridges => bridge_playout(game, rng, false).0,
+            Policy::Weighted => bridge_playout(game, rng, true).0,
         }
     }
 
@@ -48,6 +52,7 @@ impl Policy {
         match self {
             Policy::Uniform => "uniform",
             Policy::Bridges => "bridge-keeping",
+            Policy::Weighted => "weighted",
         }
     }
 }

@@ -118,13 +118,10 @@ fn relation(game: &Hex, cell: usize, other: Option<(Color, HexMove)>) -> usize {
     0
 }
 
-/// The features of the empty `cell` for the side to move.
-pub fn features(game: &Hex, cell: usize) -> [u16; FEATURES] {
-    let mover = game.side_to_move();
-    let black = mover == Color::Black;
-    let (x, y) = game.xy(cell);
-    let (xi, yi) = (x as i32, y as i32);
-    let around = sides(game, cell);
+/// The ring feature of a cell with sides `around` for `mover`: each side as empty, the
+/// mover's, the opponent's or a corner, read in reverse for White (the reflection that
+/// shows White's position as Black's), the same under the half turn.
+fn ring_index(around: &[Side; 6], mover: Color) -> u16 {
     let code = |s: Side| match s {
         Side::Empty => 0u16,
         Side::Owned(c) if c == mover => 1,
@@ -133,11 +130,21 @@ pub fn features(game: &Hex, cell: usize) -> [u16; FEATURES] {
     };
     let mut ring = 0u16;
     for k in 0..6 {
-        let real = if black { k } else { 5 - k };
+        let real = if mover == Color::Black { k } else { 5 - k };
         ring |= code(around[real]) << (2 * k);
     }
     let rotated = (ring >> 6) | ((ring & 63) << 6);
-    let ring = ring.min(rotated);
+    ring.min(rotated)
+}
+
+/// The features of the empty `cell` for the side to move.
+pub fn features(game: &Hex, cell: usize) -> [u16; FEATURES] {
+    let mover = game.side_to_move();
+    let black = mover == Color::Black;
+    let (x, y) = game.xy(cell);
+    let (xi, yi) = (x as i32, y as i32);
+    let around = sides(game, cell);
+    let ring = ring_index(&around, mover);
     let last = relation(game, cell, game.nth_last_move(0));
     let own = relation(game, cell, game.nth_last_move(1));
     let rows = y.min(game.height() - 1 - y).min(4);
@@ -211,6 +218,15 @@ impl MovePatterns {
         out.clear();
         out.extend(cells.iter().map(|&c| self.score(&features(game, c))));
         softmax(out);
+    }
+
+    /// The weight, relative to an open cell far from the last move, of an empty cell next
+    /// to the opponent's last move whose six sides are `around`, for `mover`: the
+    /// exponential of the model's ring and "next to the last move" weights.
+    pub fn local_weight(&self, around: &[Side; 6], mover: Color) -> f64 {
+        let ring = usize::from(ring_index(around, mover));
+        let open = self.weights[RING] + self.weights[LAST];
+        (self.weights[RING + ring] + self.weights[LAST + 1] - open).exp()
     }
 
     /// Reads a weights file: the header line, then `BLOCK INDEX WEIGHT` lines (blocks

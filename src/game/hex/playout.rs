@@ -2,9 +2,12 @@
 //! other side's bridges (two stones, or a stone and its edge, with two empty common
 //! neighbours) is answered at once in the bridge's other cell. Uniform fill playouts let
 //! every bridge be cut half the time; a player who keeps its bridges makes the playout's
-//! winner a much better estimate of who is ahead.
+//! winner a much better estimate of who is ahead. Weighted, the playout also plays next to
+//! the opponent's last move by the move patterns' local weights (the ring of six sides the
+//! playout keeps for every cell), as strong players' replies so often are.
 
-use super::ring::CYCLE;
+use super::move_patterns::MovePatterns;
+use super::ring::{Side, CYCLE};
 use super::state::{Hex, HexMove};
 use super::{CellSet, MAX_CELLS};
 use crate::game::{Color, Game};
@@ -12,6 +15,7 @@ use crate::rng::Rng;
 use rand::Rng as _;
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::OnceLock;
 
 /// A side that is not a cell of the board.
 const OFF_BOARD: u16 = u16::MAX;
@@ -62,6 +66,31 @@ static BRIDGE_REPLIES: [[u8; 4096]; 2] = [
     bridge_replies(code(Color::Black)),
     bridge_replies(code(Color::White)),
 ];
+
+/// Local weights by ring pattern: for each colour to move ([`Color::index`]), the move
+/// patterns' weight of an empty cell next to the last move ([`MovePatterns::local_weight`]).
+type LocalWeights = [[f32; 4096]; 2];
+
+/// The built-in move patterns' [`LocalWeights`], made once.
+fn local_weights() -> &'static LocalWeights {
+    static TABLE: OnceLock<Box<LocalWeights>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let model = MovePatterns::built_in();
+        let mut table = Box::new([[0f32; 4096]; 2]);
+        for color in Color::BOTH {
+            for (pattern, weight) in table[color.index()].iter_mut().enumerate() {
+                let around: [Side; 6] = std::array::from_fn(|k| match side(pattern as u16, k) {
+                    EMPTY => Side::Empty,
+                    CORNER => Side::Corner,
+                    held if held == code(Color::Black) => Side::Owned(Color::Black),
+                    _ => Side::Owned(Color::White),
+                });
+                *weight = model.local_weight(&around, color) as f32;
+            }
+        }
+        table
+    })
+}
 
 /// The rings of one board size: each cell's six sides, and each cell's ring pattern on
 /// the empty board (edges and corners only).
@@ -156,11 +185,57 @@ impl Rings {
         }
         Some(self.sides[intruder][replies.trailing_zeros() as usize] as usize)
     }
+
+    /// A cell next to `last` drawn by `weights` (of each ring pattern), every other empty
+    /// cell weighing 1; `None` when the draw falls outside `last`'s empty neighbours (or
+    /// it has none). `empty` lists the empty cells, `slot` where each sits in it.
+    #[inline]
+    fn local_move(
+        &self,
+        patterns: &[u16],
+        weights: &[f32; 4096],
+        last: usize,
+        empty: &[u16],
+        slot: &[u16],
+        rng: &mut Rng,
+    ) -> Option<usize> {
+        let mut cells = [0usize; 6];
+        let mut cell_weights = [0f32; 6];
+        let mut near = 0;
+        let mut total = 0f32;
+        for &neighbour in &self.sides[last] {
+            let cell = neighbour as usize;
+            let at = match slot.get(cell) {
+                Some(&at) if neighbour != OFF_BOARD => at as usize,
+                _ => continue,
+            };
+            if at < empty.len() && usize::from(empty[at]) == cell {
+                let weight = weights[patterns[cell] as usize];
+                cells[near] = cell;
+                cell_weights[near] = weight;
+                total += weight;
+                near += 1;
+            }
+        }
+        if near == 0 {
+            return None;
+        }
+        let mut draw = rng.random::<f32>() * (total + (empty.len() - near) as f32);
+        for k in 0..near {
+            if draw < cell_weights[k] {
+                return Some(cells[k]);
+            }
+            draw -= cell_weights[k];
+        }
+        None
+    }
 }
 
-/// Fills every empty cell of `game` by the pattern playout, the side to move first, the
-/// game's last move counting as an intrusion; returns the winner and Black's final stones.
-pub fn bridge_playout(game: &Hex, rng: &mut Rng) -> (Color, CellSet) {
+/// Fills every empty cell of `game` by the pattern playout (`weighted`: with the local
+/// weights too), the side to move first, the game's last move counting as an intrusion;
+/// returns the winner and Black's final stones.
+pub fn bridge_playout(game: &Hex, rng: &mut Rng, weighted: bool) -> (Color, CellSet) {
+    let weights = weighted.then(local_weights);
     let rings = Rings::of(game.width(), game.height());
     let count = game.cell_count();
     let mut patterns = [0u16; MAX_CELLS];
@@ -186,7 +261,12 @@ pub fn bridge_playout(game: &Hex, rng: &mut Rng) -> (Color, CellSet) {
         _ => None,
     };
     while empties > 0 {
-        let reply = last.and_then(|p| rings.bridge_reply(&patterns, mover, p, rng));
+        let reply = last.and_then(|p| {
+            rings.bridge_reply(&patterns, mover, p, rng).or_else(|| {
+                let weights = &weights?[mover.index()];
+                rings.local_move(&patterns, weights, p, &empty[..empties], &slot, rng)
+            })
+        });
         let i = match reply {
             Some(cell) => slot[cell] as usize,
             None => rng.random_range(0..empties as u32) as usize,
@@ -222,8 +302,8 @@ mod tests {
         ];
         for (size, moves, (x, y)) in cases {
             let g = played(size, moves);
-            for seed in 0..50 {
-                let (_, black) = bridge_playout(&g, &mut seeded(seed));
+            for (seed, weighted) in (0..50).zip([false, true].into_iter().cycle()) {
+                let (_, black) = bridge_playout(&g, &mut seeded(seed), weighted);
                 assert!(black.contains(g.cell(x, y)), "{moves:?} seed {seed}");
             }
         }
@@ -236,7 +316,7 @@ mod tests {
         // player who answers every intrusion keeps the chain: Black wins every playout.
         let g = played(5, &["b2", "a3", "c3", "a4", "d4", "e1"]);
         for seed in 0..200 {
-            let (winner, _) = bridge_playout(&g, &mut seeded(seed));
+            let (winner, _) = bridge_playout(&g, &mut seeded(seed), false);
             assert_eq!(winner, Color::Black, "seed {seed}");
         }
         // Uniform fill playouts lose some of these games.
@@ -318,8 +398,8 @@ mod tests {
     #[test]
     fn every_cell_is_filled_in_turn() {
         let g = played(7, &["d4", "c5"]);
-        for seed in 0..20 {
-            let (winner, black) = bridge_playout(&g, &mut seeded(seed));
+        for (seed, weighted) in (0..20).zip([false, true].into_iter().cycle()) {
+            let (winner, black) = bridge_playout(&g, &mut seeded(seed), weighted);
             // Black to move takes ceil(47 / 2) of the empty cells, plus its d4.
             assert_eq!(black.len(), 24 + 1);
             let mut filled = g.clone();
@@ -335,5 +415,85 @@ mod tests {
             }
             assert!(filled.board().connects(winner));
         }
+    }
+
+    #[test]
+    fn local_weights_see_white_as_black_reflected() {
+        // The reflection that shows White's position as Black's reverses the order of the
+        // sides and swaps the colours.
+        let swapped = |held: u16| match held {
+            1 => 2,
+            2 => 1,
+            other => other,
+        };
+        let weights = local_weights();
+        let mut differ = false;
+        for pattern in 0..4096u16 {
+            let mirrored = (0..6).fold(0u16, |m, k| m | swapped(side(pattern, 5 - k)) << (2 * k));
+            assert_eq!(
+                weights[0][pattern as usize], weights[1][mirrored as usize],
+                "{pattern:012b}"
+            );
+            differ |= weights[0][pattern as usize] != weights[0][mirrored as usize];
+        }
+        assert!(differ, "the colours never matter: the test proves nothing");
+    }
+
+    #[test]
+    fn local_moves_are_drawn_in_proportion_to_their_weights() {
+        // White has just played d4 on an empty 7x7 board but for Black's c4: Black draws
+        // among d4's six empty neighbours (by weight) and the 41 other empty cells (1 each).
+        let g = played(7, &["c4", "d4"]);
+        let rings = Rings::new(7, 7);
+        let mut patterns = rings.empty_board.clone();
+        let mut empty = Vec::new();
+        let mut slot = vec![0u16; 49];
+        for (cell, position) in slot.iter_mut().enumerate() {
+            match g.stone(cell) {
+                Some(color) => rings.place(&mut patterns, cell, color),
+                None => {
+                    *position = empty.len() as u16;
+                    empty.push(cell as u16);
+                }
+            }
+        }
+        let last = g.parse_cell("d4").unwrap();
+        let weights = &local_weights()[Color::Black.index()];
+        let near: Vec<usize> = rings.sides[last]
+            .iter()
+            .map(|&n| n as usize)
+            .filter(|&n| g.stone(n).is_none())
+            .collect();
+        assert_eq!(near.len(), 5, "c4 is one of d4's neighbours");
+        let total: f64 = near
+            .iter()
+            .map(|&n| f64::from(weights[patterns[n] as usize]))
+            .sum();
+        let mut rng = seeded(3);
+        let draws = 20_000;
+        let mut counts = vec![0usize; 49];
+        let mut outside = 0;
+        for _ in 0..draws {
+            match rings.local_move(&patterns, weights, last, &empty, &slot, &mut rng) {
+                Some(cell) => counts[cell] += 1,
+                None => outside += 1,
+            }
+        }
+        let whole = total + (empty.len() - near.len()) as f64;
+        for &n in &near {
+            let expected = f64::from(weights[patterns[n] as usize]) / whole;
+            let seen = counts[n] as f64 / draws as f64;
+            assert!(
+                (seen - expected).abs() < 0.015,
+                "cell {n}: {seen} against {expected}"
+            );
+        }
+        let expected = 1.0 - total / whole;
+        let seen = outside as f64 / draws as f64;
+        assert!((seen - expected).abs() < 0.015, "{seen} against {expected}");
+        assert!(
+            total > 5.0,
+            "the local weights favour replies next to the last move"
+        );
     }
 }

@@ -43,6 +43,8 @@ pub struct MctsConfig<G: Game> {
     /// Play out with the game's playout patterns ([`SearchGame::pattern_playout`]) instead
     /// of uniformly random moves.
     pub pattern_playouts: bool,
+    /// With [`MctsConfig::pattern_playouts`]: also the game's weighted local patterns.
+    pub weighted_playouts: bool,
     /// Threads searching in parallel: one tree each, their root statistics summed (root
     /// parallelism), or all in one tree under [`MctsConfig::shared_tree`].
     pub threads: usize,
@@ -93,6 +95,7 @@ impl<G: Game> Default for MctsConfig<G> {
             evaluator: None,
             patterns: false,
             pattern_playouts: false,
+            weighted_playouts: false,
             threads: 1,
             shared_tree: false,
             reuse: false,
@@ -321,7 +324,7 @@ impl<G: SearchGame> Tree<G> {
                 }
             } else if config.pattern_playouts {
                 position
-                    .pattern_playout(rng, G::PLAYOUT_CAP, &mut trace)
+                    .pattern_playout(rng, G::PLAYOUT_CAP, &mut trace, config.weighted_playouts)
                     .map_or(0.5, |o| o.score_for(Color::Black))
             } else if rave.is_some() {
                 position
