@@ -163,9 +163,8 @@ pub trait SearchGame: EvalGame {
         rng: &mut Rng,
         max_plies: usize,
         trace: &mut Vec<(Color, Self::Move)>,
-        weighted: bool,
+        _weighted: bool,
     ) -> Option<Outcome> {
-        let _ = weighted;
         self.traced_playout(rng, max_plies, trace)
     }
 
