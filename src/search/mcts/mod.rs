@@ -263,9 +263,10 @@ impl<G: SearchGame> Tree<G> {
             }
             // Expansion of a leaf visited before (the root always), by one thread.
             let leaf = &self.nodes[index];
+            let mut outcome = position.outcome();
             if (index == 0 || leaf.visits() > config.expand_after)
                 && self.nodes.len() < MAX_TREE_NODES
-                && position.outcome().is_none()
+                && outcome.is_none()
                 && leaf.claim_expansion()
             {
                 match (&self.root_moves, index) {
@@ -294,11 +295,11 @@ impl<G: SearchGame> Tree<G> {
                     position.play(self.nodes[index].child_move());
                     path.push(index);
                     self.nodes[index].add_visit(rave);
+                    outcome = position.outcome();
                 }
             }
             // Simulation: a score in [0,1] for Black.
             let leaf = &self.nodes[index];
-            let outcome = position.outcome();
             if prove {
                 if let Some(winner) = outcome.and_then(|o| o.winner) {
                     leaf.prove(winner == leaf.mover());

@@ -292,6 +292,8 @@ pub(super) struct Arena<M> {
     next: Mutex<usize>,
     /// Nodes made so far.
     made: AtomicUsize,
+    /// The nodes asked for when the arena was made (its copies ask for as many).
+    capacity: usize,
 }
 
 impl<M: Copy> Arena<M> {
@@ -307,6 +309,7 @@ impl<M: Copy> Arena<M> {
             chunks: (0..chunks).map(|_| OnceLock::new()).collect(),
             next: Mutex::new(0),
             made: AtomicUsize::new(0),
+            capacity,
         };
         let root = arena
             .allocate(1)
@@ -382,7 +385,7 @@ impl<M: Copy> Arena<M> {
     /// A compact copy of the subtree under `top` (its move dropped), in an arena of the same
     /// capacity.
     pub(super) fn subtree(&self, top: usize) -> Arena<M> {
-        let copy = Arena::with_root(self.room(), self[top].mover());
+        let copy = Arena::with_root(self.capacity, self[top].mover());
         let mut queue = vec![(top, 0)];
         while let Some((old, new)) = queue.pop() {
             let range = self[old].children();
@@ -480,6 +483,11 @@ mod tests {
         }
         let copy = arena.subtree(second);
         assert_eq!(copy.len(), 4);
+        assert_eq!(
+            copy.room(),
+            arena.room(),
+            "a copy is no larger than its original"
+        );
         assert_eq!(copy[0].mv(), None);
         assert_eq!(copy[0].mover(), Color::Black);
         assert_eq!(copy[0].visits(), 10);
