@@ -256,3 +256,57 @@ fn dfpn_agrees_with_brute_force_on_random_4x4_positions() {
         checked += 1;
     }
 }
+
+/// What H-search proves at a node (MCTS's `knowledge`) holds by exact search: a position it
+/// calls won or lost is, and every move outside a must-play region loses.
+#[test]
+fn node_knowledge_agrees_with_brute_force() {
+    use tmbot::rng::seeded;
+    use tmbot::search::{NodeKnowledge, SearchGame};
+    let mut rng = seeded(11);
+    let (mut won, mut lost, mut restricted, mut pruned) = (0, 0, 0, 0);
+    for round in 0..500 {
+        let size = if round % 2 == 0 { 4 } else { 5 };
+        let mut game = Hex::new(size, size).unwrap();
+        let plies = if size == 4 {
+            2 + round % 7
+        } else {
+            8 + round % 6
+        };
+        tmbot::game::play_random_plies(&mut game, &mut rng, plies, |_, _| {});
+        if game.outcome().is_some() {
+            continue;
+        }
+        let mut brute = Solver::new(true);
+        let text = game.position_text();
+        match game
+            .node_knowledge()
+            .expect("boards this small are analysed")
+        {
+            NodeKnowledge::Won => {
+                assert!(brute.side_to_move_wins(&mut game.clone()), "won? {text}");
+                won += 1;
+            }
+            NodeKnowledge::Lost => {
+                assert!(!brute.side_to_move_wins(&mut game.clone()), "lost? {text}");
+                lost += 1;
+            }
+            NodeKnowledge::MustPlay(region) => {
+                let mut moves = Vec::new();
+                game.legal_moves(&mut moves);
+                assert!(!region.is_empty() && region.iter().all(|mv| moves.contains(mv)));
+                if region.len() < moves.len() {
+                    restricted += 1;
+                }
+                for mv in moves.into_iter().filter(|mv| !region.contains(mv)) {
+                    let mut after = game.clone();
+                    after.play(mv);
+                    assert!(brute.side_to_move_wins(&mut after), "{mv:?} loses: {text}");
+                    pruned += 1;
+                }
+            }
+        }
+    }
+    eprintln!("won {won}, lost {lost}, restricted {restricted}, moves pruned {pruned}");
+    assert!(won >= 20 && lost >= 20 && restricted >= 20 && pruned >= 100);
+}

@@ -180,6 +180,13 @@ pub const PLAYERS: &[PlayerKind] = &[
                  off): moves proven to lose are passed over, a move proven to win is played",
             ),
             (
+                "knowledge",
+                "visits at which a node asks the game's own analysis (Hex: H-search for \
+                 both colours, about a millisecond on 9x9): a proven position is scored \
+                 without playouts and moves outside the must-play region are proven to \
+                 lose; implies prove=on's proof handling, at most 10^6 (default 0: off)",
+            ),
+            (
                 "solver",
                 "Hex: solver nodes spent on the root first, at most 10^8 (at most a quarter \
                  of the move's time): a proven win is played at once, moves proven to lose \
@@ -373,6 +380,7 @@ impl<G: SearchGame> Player<G> {
                 }
                 "solver" => mcts.solver = read(key, value, |v| bounded(v, 0, MAX_NODES))?,
                 "prove" => mcts.prove = read(key, value, parse_switch)?,
+                "knowledge" => mcts.knowledge = read(key, value, |v| bounded(v, 0, MAX_EXPAND))?,
                 "prior" => prior_spec = Some(value.clone()),
                 "prior-visits" => prior_visits = read(key, value, |v| bounded(v, 1, MAX_EXPAND))?,
                 "prior-depth" => {

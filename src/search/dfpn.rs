@@ -10,11 +10,12 @@
 //! The solver sees stones and the side to move only (no swap, no history), so its answers
 //! are about the position on the board under the plain rules.
 
-use crate::game::hex::vc::{ones, Carrier, HSearchLimits, VirtualConnections, MAX_CELLS};
+use crate::game::hex::vc::{ones, Carrier, VirtualConnections, MAX_CELLS};
 use crate::game::hex::{Hex, HexMove};
 use crate::game::{Color, Game};
 use crate::search::hex::is_dead;
 use crate::search::{Deadline, Limits};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -346,44 +347,70 @@ fn bare_position(game: &Hex) -> Hex {
     bare
 }
 
-/// Classifies the position for the side to move (see the module's introduction) and
-/// orders the moves left: centre first.
-fn expand(game: &Hex) -> Expansion {
+/// What H-search proves about a position for the side to move (see the module's
+/// introduction).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// The side to move has won or wins with this move (`None`: already connected).
+    Won(Option<u16>),
+    /// The side to move has lost, or cannot stop every threat.
+    Lost,
+    /// Undecided: every move outside this must-play region (empty cells) loses.
+    MustPlay(Carrier),
+}
+
+thread_local! {
+    /// H-search's memory for the side to move and its opponent, kept between positions.
+    static SEARCHES: RefCell<[VirtualConnections; 2]> = RefCell::default();
+}
+
+/// Classifies `game` for the side to move by H-search for both colours (boards of up to
+/// [`MAX_CELLS`] cells; the swap and the history are not seen).
+pub fn classify(game: &Hex) -> Status {
     let me = game.side_to_move();
     if game.outcome().is_some() {
-        return Expansion::Lost;
+        return Status::Lost;
     }
-    let limits = HSearchLimits::default();
-    let mine = VirtualConnections::compute(game, me, limits).expect("a supported board");
-    if let Some(carrier) = mine.edge_to_edge() {
-        // Any move keeps a full connection; one inside its carrier makes it more solid.
-        let cell = ones(carrier)
-            .next()
-            .or_else(|| game.board().empty_cells().iter().next());
-        return Expansion::Won(cell.map(|c| c as u16));
-    }
-    if let Some(key) = mine.winning_key() {
-        return Expansion::Won(Some(key as u16));
-    }
-    let theirs =
-        VirtualConnections::compute(game, me.opponent(), limits).expect("a supported board");
-    if theirs.edge_to_edge().is_some() {
-        return Expansion::Lost;
-    }
-    let must_play = theirs
-        .edge_to_edge_semis()
-        .iter()
-        .fold(Carrier::MAX, |region, &carrier| region & carrier);
-    let mut moves: Vec<u16> = game
-        .board()
-        .empty_cells()
-        .iter()
-        .filter(|&c| must_play >> c & 1 == 1)
-        .map(|c| c as u16)
-        .collect();
-    if moves.is_empty() {
-        return Expansion::Lost;
-    }
+    SEARCHES.with_borrow_mut(|[mine, theirs]| {
+        assert!(mine.search(game, me), "a supported board");
+        if let Some(carrier) = mine.edge_to_edge() {
+            // Any move keeps a full connection; one inside its carrier makes it more solid.
+            let cell = ones(carrier)
+                .next()
+                .or_else(|| game.board().empty_cells().iter().next());
+            return Status::Won(cell.map(|c| c as u16));
+        }
+        if let Some(key) = mine.winning_key() {
+            return Status::Won(Some(key as u16));
+        }
+        assert!(theirs.search(game, me.opponent()), "a supported board");
+        if theirs.edge_to_edge().is_some() {
+            return Status::Lost;
+        }
+        let region = theirs
+            .edge_to_edge_semis()
+            .iter()
+            .fold(Carrier::MAX, |region, &carrier| region & carrier);
+        let empty = game
+            .board()
+            .empty_cells()
+            .iter()
+            .fold(0, |set: Carrier, c| set | 1 << c);
+        match region & empty {
+            0 => Status::Lost,
+            region => Status::MustPlay(region),
+        }
+    })
+}
+
+/// Classifies the position for the side to move ([`classify`]) and orders the moves left:
+/// centre first.
+fn expand(game: &Hex) -> Expansion {
+    let mut moves: Vec<u16> = match classify(game) {
+        Status::Won(winning) => return Expansion::Won(winning),
+        Status::Lost => return Expansion::Lost,
+        Status::MustPlay(region) => ones(region).map(|c| c as u16).collect(),
+    };
     // A dead cell is worth a pass, and a stone never hurts its owner: another move is at
     // least as good.
     if moves.iter().any(|&c| !is_dead(game, c as usize)) {

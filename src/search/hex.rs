@@ -3,12 +3,13 @@
 //! patterns of seed 004 for MCTS: answer an intrusion into one of our bridges at once, and
 //! never play a dead cell.
 
-use super::dfpn::Dfpn;
-use super::{Limits, RootKnowledge, SearchGame};
+use super::dfpn::{self, Dfpn, Status};
+use super::{Limits, NodeKnowledge, RootKnowledge, SearchGame};
 use crate::game::hex::geometry::NEIGHBOUR_OFFSETS;
 use crate::game::hex::move_patterns::MovePatterns;
 use crate::game::hex::playout::bridge_playout;
 use crate::game::hex::ring::{sides, Side};
+use crate::game::hex::vc::ones;
 use crate::game::hex::{CellSet, Hex, HexMove, SwapRule};
 use crate::game::{Color, Game, Outcome, Reason};
 use crate::rng::Rng;
@@ -215,6 +216,22 @@ impl SearchGame for Hex {
         }
     }
 
+    /// H-search for both colours ([`dfpn::classify`]): a connection or a winning key proves
+    /// the position, the must-play region names the only moves that do not lose (boards of
+    /// up to 128 cells; nothing while the swap is open, which H-search does not see).
+    fn node_knowledge(&self) -> Option<NodeKnowledge<HexMove>> {
+        if Dfpn::check_board(self).is_err() || self.swap_open() {
+            return None;
+        }
+        Some(match dfpn::classify(self) {
+            Status::Won(_) => NodeKnowledge::Won,
+            Status::Lost => NodeKnowledge::Lost,
+            Status::MustPlay(region) => {
+                NodeKnowledge::MustPlay(ones(region).map(|c| HexMove::Cell(c as u16)).collect())
+            }
+        })
+    }
+
     fn candidate_moves(&self, moves: &mut Vec<HexMove>, patterns: bool) {
         self.legal_moves(moves);
         if !patterns || moves.is_empty() {
@@ -327,6 +344,46 @@ mod tests {
             .choose(&position, &Limits::default(), &mut seeded(1))
             .unwrap();
         assert_eq!(position.move_to_text(mv), "c4");
+    }
+
+    #[test]
+    fn knowledge_at_nodes_proves_a_winning_move() {
+        use crate::player::Player;
+        use crate::rng::seeded;
+        use crate::search::mcts::{Mcts, MctsConfig};
+        // The position above, without the root solver: once a winning move's node has its
+        // second visit, H-search finds White (to move there) lost, so the move is proven to
+        // win and played, valued 1, before the simulations run out.
+        let position = game(5, &["b2", "a5", "c3", "e1", "d4", "d3"]);
+        let black_wins_after = |mv: HexMove| {
+            let mut after = position.clone();
+            after.play(mv);
+            Dfpn::default().solve(&after, &Limits::default()).winner == Some(Color::Black)
+        };
+        let limits = Limits {
+            playouts: Some(2_000),
+            ..Limits::default()
+        };
+        for seed in 1..4 {
+            let mut mcts = Mcts::new(MctsConfig {
+                knowledge: 2,
+                ..MctsConfig::default()
+            });
+            let report = mcts.search(&position, &limits, &mut seeded(seed));
+            assert!(black_wins_after(report.best.unwrap()), "seed {seed}");
+            assert_eq!(report.value, Some(1.0), "seed {seed}");
+            assert!(
+                report.simulations < 2_000,
+                "seed {seed}: the proof ends the search"
+            );
+        }
+        // The player's spec reads the option.
+        let mut player = Player::<Hex>::from_spec("mcts:playouts=500,knowledge=2").unwrap();
+        let mv = player
+            .choose(&position, &Limits::default(), &mut seeded(5))
+            .unwrap();
+        assert!(black_wins_after(mv));
+        assert!(Player::<Hex>::from_spec("mcts:knowledge=-1").is_err());
     }
 
     #[test]

@@ -83,6 +83,18 @@ impl<M> Default for RootKnowledge<M> {
     }
 }
 
+/// What a game's own analysis proves about a position for its side to move
+/// ([`SearchGame::node_knowledge`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NodeKnowledge<M> {
+    /// The side to move wins with best play.
+    Won,
+    /// The side to move loses with best play.
+    Lost,
+    /// Every move but these loses.
+    MustPlay(Vec<M>),
+}
+
 /// The time limit and stop flag of a search, cheap to poll.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Deadline {
@@ -194,6 +206,13 @@ pub trait SearchGame: EvalGame {
     fn root_knowledge(&self, expansions: u64, limits: &Limits) -> RootKnowledge<Self::Move> {
         let _ = (expansions, limits);
         RootKnowledge::default()
+    }
+
+    /// What the game's own analysis (cheaper than a search, dearer than a playout) proves
+    /// about this position for the side to move, used by MCTS at nodes with many visits;
+    /// `None` when it proves nothing, the default.
+    fn node_knowledge(&self) -> Option<NodeKnowledge<Self::Move>> {
+        None
     }
 
     /// The moves MCTS should consider. With `patterns`, games may answer forced patterns

@@ -383,7 +383,7 @@ impl Hex {
     }
 
     /// Whether the first-stone swap is open: move 2, White to move after one black stone.
-    fn swap_open(&self) -> bool {
+    pub(crate) fn swap_open(&self) -> bool {
         self.swap != SwapRule::Off
             && self.to_move == Color::White
             && self.outcome().is_none()

@@ -27,24 +27,47 @@ pub const MAX_CELLS: usize = 128;
 /// A set of cells (bit `c` = cell `c`).
 pub type Carrier = u128;
 
-/// How much H-search keeps and tries.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HSearchLimits {
-    /// Full connections kept per pair of nodes.
-    pub full_per_pair: usize,
-    /// Semi connections kept per pair of nodes.
-    pub semi_per_pair: usize,
-    /// Semi connections the OR rule combines at most.
-    pub or_depth: usize,
+/// Full connections kept per pair of nodes.
+const FULL_PER_PAIR: usize = 4;
+/// Semi connections kept per pair of nodes.
+const SEMI_PER_PAIR: usize = 8;
+/// Semi connections the OR rule combines at most.
+const OR_DEPTH: usize = 4;
+
+/// At most `N` carriers, kept inline (H-search makes thousands of lists a position).
+#[derive(Clone, Copy)]
+struct Carriers<const N: usize> {
+    items: [Carrier; N],
+    len: u8,
 }
 
-impl Default for HSearchLimits {
+impl<const N: usize> Default for Carriers<N> {
     fn default() -> Self {
-        HSearchLimits {
-            full_per_pair: 4,
-            semi_per_pair: 8,
-            or_depth: 4,
+        Carriers {
+            items: [0; N],
+            len: 0,
         }
+    }
+}
+
+impl<const N: usize> Carriers<N> {
+    fn as_slice(&self) -> &[Carrier] {
+        &self.items[..usize::from(self.len)]
+    }
+
+    fn is_full(&self) -> bool {
+        usize::from(self.len) == N
+    }
+
+    /// Whether one of the carriers is a subset of `carrier`.
+    fn any_within(&self, carrier: Carrier) -> bool {
+        self.as_slice().iter().any(|&old| old & !carrier == 0)
+    }
+
+    /// Appends `carrier` (the list is not full).
+    fn push(&mut self, carrier: Carrier) {
+        self.items[usize::from(self.len)] = carrier;
+        self.len += 1;
     }
 }
 
@@ -60,6 +83,7 @@ enum Kind {
 }
 
 /// The virtual connections of one colour in one position.
+#[derive(Default)]
 pub struct VirtualConnections {
     kinds: Vec<Kind>,
     /// Full connections of each node: (the other end, carrier).
@@ -67,8 +91,9 @@ pub struct VirtualConnections {
     /// For each pair of nodes (`a * nodes + b`, `a < b`), its slot in `pairs`.
     slot_of: Vec<u32>,
     pairs: Vec<Pair>,
-    limits: HSearchLimits,
     queue: VecDeque<(u16, u16, Carrier)>,
+    /// Unions the OR rule found (scratch).
+    found: Vec<Carrier>,
     /// Whether the two edges are fully connected (the search then stops).
     connected: bool,
 }
@@ -76,24 +101,34 @@ pub struct VirtualConnections {
 /// The connections known between one pair of nodes.
 #[derive(Default)]
 struct Pair {
-    full: Vec<Carrier>,
-    semi: Vec<Carrier>,
+    full: Carriers<FULL_PER_PAIR>,
+    semi: Carriers<SEMI_PER_PAIR>,
     /// The key of each semi connection, in the order of `semi`.
-    keys: Vec<u16>,
+    keys: [u16; SEMI_PER_PAIR],
 }
 
 const NO_SLOT: u32 = u32::MAX;
 
 impl VirtualConnections {
     /// H-search for `color` on `game`; `None` on boards of more than [`MAX_CELLS`] cells.
-    pub fn compute(game: &Hex, color: Color, limits: HSearchLimits) -> Option<Self> {
+    pub fn compute(game: &Hex, color: Color) -> Option<Self> {
+        let mut vcs = VirtualConnections::default();
+        vcs.search(game, color).then_some(vcs)
+    }
+
+    /// H-search for `color` on `game` into `self`, reusing its memory (a search makes
+    /// thousands of pair lists); false on boards of more than [`MAX_CELLS`] cells.
+    pub fn search(&mut self, game: &Hex, color: Color) -> bool {
         let cells = game.cell_count();
         if cells > MAX_CELLS {
-            return None;
+            return false;
         }
         let (w, h) = (game.width(), game.height());
-        let mut kinds = vec![Kind::Edge, Kind::Edge];
-        let mut node_of = vec![u16::MAX; cells];
+        let kinds = &mut self.kinds;
+        kinds.clear();
+        kinds.extend([Kind::Edge, Kind::Edge]);
+        let mut node_of = [u16::MAX; MAX_CELLS];
+        let mut stack = Vec::new();
         // Groups of the colour's stones, then the empty cells.
         for start in 0..cells {
             if game.stone(start) != Some(color) || node_of[start] != u16::MAX {
@@ -101,7 +136,7 @@ impl VirtualConnections {
             }
             let id = kinds.len() as u16;
             kinds.push(Kind::Group);
-            let mut stack = vec![start];
+            stack.push(start);
             node_of[start] = id;
             while let Some(c) = stack.pop() {
                 let (x, y) = game.xy(c);
@@ -114,21 +149,21 @@ impl VirtualConnections {
                 }
             }
         }
-        for (cell, node) in node_of.iter_mut().enumerate() {
+        for (cell, node) in node_of[..cells].iter_mut().enumerate() {
             if game.stone(cell).is_none() {
                 *node = kinds.len() as u16;
                 kinds.push(Kind::Empty(cell as u16));
             }
         }
-        let mut vcs = VirtualConnections {
-            full_of: vec![Vec::new(); kinds.len()],
-            slot_of: vec![NO_SLOT; kinds.len() * kinds.len()],
-            kinds,
-            pairs: Vec::new(),
-            limits,
-            queue: VecDeque::new(),
-            connected: false,
-        };
+        let nodes = kinds.len();
+        self.full_of.iter_mut().for_each(Vec::clear);
+        self.full_of.resize_with(nodes, Vec::new);
+        self.slot_of.clear();
+        self.slot_of.resize(nodes * nodes, NO_SLOT);
+        self.pairs.clear();
+        self.queue.clear();
+        self.connected = false;
+        let vcs = self;
         // Adjacency: cell to cell, and cells on the colour's edge rows to that edge.
         let rank = |x: usize, y: usize| if color == Color::Black { y } else { x };
         let last = if color == Color::Black { h - 1 } else { w - 1 };
@@ -152,14 +187,19 @@ impl VirtualConnections {
             }
         }
         vcs.run();
-        Some(vcs)
+        true
     }
 
     /// The smallest carrier of a full connection between the two edges (the colour has won
     /// whatever the opponent plays), if one was found.
     pub fn edge_to_edge(&self) -> Option<Carrier> {
-        self.pair(NEAR, FAR)
-            .and_then(|pair| pair.full.iter().copied().min_by_key(|c| c.count_ones()))
+        self.pair(NEAR, FAR).and_then(|pair| {
+            pair.full
+                .as_slice()
+                .iter()
+                .copied()
+                .min_by_key(|c| c.count_ones())
+        })
     }
 
     /// The carriers (keys included) of the semi connections between the two edges: each is
@@ -172,8 +212,8 @@ impl VirtualConnections {
     /// The key of a semi connection between the edges: a move that connects.
     pub fn winning_key(&self) -> Option<usize> {
         self.pair(NEAR, FAR)
-            .and_then(|pair| pair.keys.first())
-            .map(|&key| key as usize)
+            .filter(|pair| pair.semi.len > 0)
+            .map(|pair| pair.keys[0] as usize)
     }
 
     fn pair(&self, a: u16, b: u16) -> Option<&Pair> {
@@ -203,9 +243,8 @@ impl VirtualConnections {
     }
 
     fn add_full(&mut self, a: u16, b: u16, carrier: Carrier) {
-        let limit = self.limits.full_per_pair;
         let list = &mut self.pair_mut(a, b).full;
-        if list.len() >= limit || list.iter().any(|&old| old & !carrier == 0) {
+        if list.is_full() || list.any_within(carrier) {
             return;
         }
         list.push(carrier);
@@ -218,22 +257,29 @@ impl VirtualConnections {
     }
 
     fn add_semi(&mut self, a: u16, b: u16, carrier: Carrier, key: u16) {
-        let (limit, depth) = (self.limits.semi_per_pair, self.limits.or_depth);
         let pair = self.pair_mut(a, b);
-        if pair.full.iter().any(|&old| old & !carrier == 0)
-            || pair.semi.len() >= limit
-            || pair.semi.iter().any(|&old| old & !carrier == 0)
-        {
+        if pair.full.any_within(carrier) || pair.semi.is_full() || pair.semi.any_within(carrier) {
             return;
         }
+        pair.keys[usize::from(pair.semi.len)] = key;
         pair.semi.push(carrier);
-        pair.keys.push(key);
-        let mut found = Vec::new();
-        let last = pair.semi.len() - 1;
-        or_rule(&pair.semi, last, carrier, carrier, 0, depth, &mut found);
-        for union in found {
+        let semis = pair.semi;
+        let last = usize::from(semis.len) - 1;
+        let mut found = std::mem::take(&mut self.found);
+        or_rule(
+            semis.as_slice(),
+            last,
+            carrier,
+            carrier,
+            0,
+            OR_DEPTH,
+            &mut found,
+        );
+        for &union in &found {
             self.add_full(a, b, union);
         }
+        found.clear();
+        self.found = found;
     }
 
     /// Applies the AND rule to every new full connection until none is new.
@@ -327,7 +373,7 @@ mod tests {
     }
 
     fn vcs(game: &Hex, color: Color) -> VirtualConnections {
-        VirtualConnections::compute(game, color, HSearchLimits::default()).unwrap()
+        VirtualConnections::compute(game, color).unwrap()
     }
 
     #[test]
@@ -346,7 +392,7 @@ mod tests {
         let v = vcs(&game, Color::Black);
         let stone = v.kinds.iter().position(|&k| k == Kind::Group).unwrap() as u16;
         let to_far = v.pair(FAR, stone).expect("a full connection to the bottom");
-        assert!(to_far.full.iter().any(|c| c.count_ones() <= 8));
+        assert!(to_far.full.as_slice().iter().any(|c| c.count_ones() <= 8));
     }
 
     #[test]
@@ -362,6 +408,33 @@ mod tests {
             .winning_key()
             .expect("White's semi connection has a key");
         assert_eq!(game.cell_name(key), "b2");
+    }
+
+    #[test]
+    fn a_reused_search_finds_what_a_fresh_one_does() {
+        // One object searched again and again (both colours, boards of two sizes, the
+        // larger first) answers as a new object on each position.
+        let mut reused = VirtualConnections::default();
+        let mut rng = crate::rng::seeded(3);
+        let mut found = 0;
+        for round in 0..60 {
+            let size = if round % 3 == 0 { 9 } else { 5 };
+            let mut game = Hex::new(size, size).unwrap();
+            crate::game::play_random_plies(&mut game, &mut rng, 4 + round % 12, |_, _| {});
+            for color in Color::BOTH {
+                assert!(reused.search(&game, color));
+                let fresh = vcs(&game, color);
+                assert_eq!(reused.edge_to_edge(), fresh.edge_to_edge());
+                assert_eq!(reused.edge_to_edge_semis(), fresh.edge_to_edge_semis());
+                assert_eq!(reused.winning_key(), fresh.winning_key());
+                found += usize::from(fresh.edge_to_edge().is_some())
+                    + fresh.edge_to_edge_semis().len();
+            }
+        }
+        assert!(found >= 20, "only {found} edge-to-edge connections compared");
+        let too_large = Hex::new(12, 12).unwrap();
+        assert!(!reused.search(&too_large, Color::Black));
+        assert!(VirtualConnections::compute(&too_large, Color::White).is_none());
     }
 
     #[test]

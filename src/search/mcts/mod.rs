@@ -5,13 +5,14 @@
 //! subtree reuse between moves, root parallelism (a tree per thread) or tree parallelism
 //! (one tree shared without locks, virtual loss) over threads, prior knowledge (the
 //! children of nodes near the root start with virtual visits valued by an evaluator, all
-//! siblings evaluated in one batch), progressive bias from the game's move priors, and
-//! proven values propagated in the tree (MCTS-solver). Reports give the expected line of
-//! play.
+//! siblings evaluated in one batch), progressive bias from the game's move priors,
+//! proven values propagated in the tree (MCTS-solver), and the game's own analysis at nodes
+//! with many visits (Hex: virtual connections prove positions and prune moves outside the
+//! must-play region). Reports give the expected line of play.
 
 mod node;
 
-use super::{argmax_random_tie, Deadline, Limits, RootKnowledge, SearchGame};
+use super::{argmax_random_tie, Deadline, Limits, NodeKnowledge, RootKnowledge, SearchGame};
 use crate::eval::Evaluator;
 use crate::game::{Color, Game};
 use crate::rng::{self, Rng};
@@ -70,6 +71,12 @@ pub struct MctsConfig<G: Game> {
     /// simulation that reaches a proven node scores it without a playout, a move proven to
     /// win is played, and the search ends once the root is proven.
     pub prove: bool,
+    /// Visits at which a node below the root asks the game's own analysis
+    /// ([`SearchGame::node_knowledge`], Hex: H-search): a position it proves is scored
+    /// without playouts and its proof carried up the tree, and the moves outside a
+    /// must-play region are proven to lose; implies the proof handling of
+    /// [`MctsConfig::prove`] (0: off).
+    pub knowledge: u32,
     /// Solver nodes spent on the root before searching ([`SearchGame::root_knowledge`]):
     /// a proven win is played at once, moves proven to lose stay out of the tree (0: off).
     pub solver: u64,
@@ -103,6 +110,7 @@ impl<G: Game> Default for MctsConfig<G> {
             prior: None,
             bias: 0.0,
             prove: false,
+            knowledge: 0,
             solver: 0,
         }
     }
@@ -239,7 +247,7 @@ impl<G: SearchGame> Tree<G> {
         } else {
             64
         };
-        let prove = config.prove;
+        let prove = config.prove || config.knowledge > 0;
         for done in 0u64.. {
             if (done % check_every == 0 && deadline.passed())
                 || self.nodes.len() as u64 >= node_limit
@@ -259,7 +267,9 @@ impl<G: SearchGame> Tree<G> {
                 index = self.select(index, config);
                 position.play(self.nodes[index].child_move());
                 path.push(index);
-                self.nodes[index].add_visit(rave);
+                if self.nodes[index].add_visit(rave) == config.knowledge {
+                    self.apply_knowledge(index, &position);
+                }
             }
             // Expansion of a leaf visited before (the root always), by one thread.
             let leaf = &self.nodes[index];
@@ -346,6 +356,29 @@ impl<G: SearchGame> Tree<G> {
         }
     }
 
+    /// Records what the game's analysis of `position` (the node `index`'s) proves: the
+    /// node's value, or the children outside the must-play region as lost. Children made
+    /// by patterns that all fall outside the region are left as they are (the patterns,
+    /// not the position, left the region's moves out).
+    fn apply_knowledge(&self, index: usize, position: &G) {
+        let node = &self.nodes[index];
+        match position.node_knowledge() {
+            None => {}
+            // The node's mover is the side not to move.
+            Some(NodeKnowledge::Won) => node.prove(false),
+            Some(NodeKnowledge::Lost) => node.prove(true),
+            Some(NodeKnowledge::MustPlay(region)) => {
+                let children = self.nodes.slice(node.children());
+                let inside = |child: &&node::Node<G::Move>| region.contains(&child.child_move());
+                if children.iter().any(|child| inside(&child)) {
+                    for child in children.iter().filter(|child| !inside(child)) {
+                        child.prove(false);
+                    }
+                }
+            }
+        }
+    }
+
     fn select(&self, parent: usize, config: &MctsConfig<G>) -> usize {
         let node = &self.nodes[parent];
         let weight = config.c * (2.0 * f64::from(node.visits().max(1)).ln()).max(0.0).sqrt();
@@ -353,7 +386,7 @@ impl<G: SearchGame> Tree<G> {
         let mut best = range.start;
         let mut best_score = f64::NEG_INFINITY;
         for (child, node) in range.clone().zip(self.nodes.slice(range)) {
-            if config.prove {
+            if config.prove || config.knowledge > 0 {
                 match node.proof() {
                     Some(true) => return child,
                     Some(false) => continue,

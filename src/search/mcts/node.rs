@@ -171,10 +171,12 @@ impl<M: Copy> Node<M> {
         self.refresh(rave);
     }
 
-    /// Counts a visit whose result is not known yet (a virtual loss until it is).
-    pub(super) fn add_visit(&self, rave: Option<f64>) {
-        self.visits.fetch_add(1, Relaxed);
+    /// Counts a visit whose result is not known yet (a virtual loss until it is); returns
+    /// the visits counted with it (one thread sees each count).
+    pub(super) fn add_visit(&self, rave: Option<f64>) -> u32 {
+        let visits = self.visits.fetch_add(1, Relaxed) + 1;
         self.refresh(rave);
+        visits
     }
 
     /// Adds the result of a visit already counted.
