@@ -427,11 +427,14 @@ mod tests {
                 assert_eq!(reused.edge_to_edge(), fresh.edge_to_edge());
                 assert_eq!(reused.edge_to_edge_semis(), fresh.edge_to_edge_semis());
                 assert_eq!(reused.winning_key(), fresh.winning_key());
-                found += usize::from(fresh.edge_to_edge().is_some())
-                    + fresh.edge_to_edge_semis().len();
+                found +=
+                    usize::from(fresh.edge_to_edge().is_some()) + fresh.edge_to_edge_semis().len();
             }
         }
-        assert!(found >= 20, "only {found} edge-to-edge connections compared");
+        assert!(
+            found >= 20,
+            "only {found} edge-to-edge connections compared"
+        );
         let too_large = Hex::new(12, 12).unwrap();
         assert!(!reused.search(&too_large, Color::Black));
         assert!(VirtualConnections::compute(&too_large, Color::White).is_none());
