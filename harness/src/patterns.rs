@@ -53,15 +53,14 @@ fn game_examples(
             Color::White => &record.white,
         };
         let mv = game
-            .try_play(&m.mv)
+            .parse_move(&m.mv)
             .map_err(|e| anyhow::anyhow!("move {} ({}): {e}", ply + 1, m.mv))?;
         if from.is_empty() || from.contains(mover) {
             if let HexMove::Cell(cell) = mv {
-                game.undo();
                 examples.extend(Example::new(&game, usize::from(cell)));
-                game.play(mv);
             }
         }
+        game.play(mv);
     }
     Ok(examples)
 }
