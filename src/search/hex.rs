@@ -185,8 +185,11 @@ impl SearchGame for Hex {
     fn root_knowledge(&self, expansions: u64, limits: &Limits) -> RootKnowledge<HexMove> {
         let mut legal = Vec::new();
         self.legal_moves(&mut legal);
-        let swap_open = legal.iter().any(|mv| !matches!(mv, HexMove::Cell(_)));
-        if expansions == 0 || swap_open || Dfpn::check_board(self).is_err() || legal.is_empty() {
+        if expansions == 0
+            || self.swap_open()
+            || Dfpn::check_board(self).is_err()
+            || legal.is_empty()
+        {
             return RootKnowledge::default();
         }
         let mut solver = Dfpn::new(SOLVER_TABLE_ENTRIES);

@@ -94,6 +94,14 @@ pub struct Prior<G: Game> {
     pub depth: usize,
 }
 
+impl<G: Game> MctsConfig<G> {
+    /// Whether the tree keeps and acts on proven values ([`MctsConfig::prove`], or the
+    /// proofs of [`MctsConfig::knowledge`]).
+    fn proofs(&self) -> bool {
+        self.prove || self.knowledge > 0
+    }
+}
+
 impl<G: Game> Default for MctsConfig<G> {
     fn default() -> Self {
         MctsConfig {
@@ -247,7 +255,7 @@ impl<G: SearchGame> Tree<G> {
         } else {
             64
         };
-        let prove = config.prove || config.knowledge > 0;
+        let prove = config.proofs();
         for done in 0u64.. {
             if (done % check_every == 0 && deadline.passed())
                 || self.nodes.len() as u64 >= node_limit
@@ -369,11 +377,12 @@ impl<G: SearchGame> Tree<G> {
             Some(NodeKnowledge::Lost) => node.prove(true),
             Some(NodeKnowledge::MustPlay(region)) => {
                 let children = self.nodes.slice(node.children());
-                let inside = |child: &&node::Node<G::Move>| region.contains(&child.child_move());
-                if children.iter().any(|child| inside(&child)) {
-                    for child in children.iter().filter(|child| !inside(child)) {
-                        child.prove(false);
-                    }
+                let inside = |child: &node::Node<G::Move>| region.contains(&child.child_move());
+                if children.iter().any(inside) {
+                    children
+                        .iter()
+                        .filter(|child| !inside(child))
+                        .for_each(|child| child.prove(false));
                 }
             }
         }
@@ -386,7 +395,7 @@ impl<G: SearchGame> Tree<G> {
         let mut best = range.start;
         let mut best_score = f64::NEG_INFINITY;
         for (child, node) in range.clone().zip(self.nodes.slice(range)) {
-            if config.prove || config.knowledge > 0 {
+            if config.proofs() {
                 match node.proof() {
                     Some(true) => return child,
                     Some(false) => continue,
