@@ -182,6 +182,13 @@ fn clause_outputs_match_a_naive_reference() {
                 .map(|_| (rng.next_u32() % 4 != 0) as u8)
                 .collect();
             let lits = layout.literals_of(&layout.pack_features(&x));
+            // Literals left out (as a literal drop does): each kept with probability 3/4.
+            let kept: Vec<bool> = (0..2 * features).map(|_| rng.next_u32() % 4 != 0).collect();
+            let mut keep = vec![0u64; layout.words()];
+            for l in (0..2 * features).filter(|&l| kept[l]) {
+                let (w, b) = layout.slot(l);
+                keep[w] |= 1 << b;
+            }
             for (j, row) in naive.iter().enumerate() {
                 let value = |l: usize| {
                     if l < features {
@@ -193,6 +200,8 @@ fn clause_outputs_match_a_naive_reference() {
                 let included: Vec<usize> = (0..2 * features).filter(|&l| row[l] >= 128).collect();
                 let all = included.iter().all(|&l| value(l));
                 assert_eq!(bank.output_learning(j, &lits, None), all);
+                let all_kept = included.iter().all(|&l| !kept[l] || value(l));
+                assert_eq!(bank.output_learning(j, &lits, Some(&keep)), all_kept);
                 assert_eq!(
                     bank.output_predicting(j, &lits),
                     all && !included.is_empty()

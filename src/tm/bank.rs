@@ -37,6 +37,9 @@ pub struct ClauseBank {
 /// Include words in an [`IndexHead`].
 const HEAD: usize = 5;
 
+/// Layouts of at most this many words are evaluated from the include plane itself.
+const DENSE_WORDS: usize = 4;
+
 /// The start of a clause's include index: unused entries have empty masks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C, align(64))]
@@ -251,6 +254,25 @@ impl ClauseBank {
     /// tested without branches (its unused entries have empty masks), the rest word by word.
     #[inline]
     pub fn output_learning(&self, clause: usize, literals: &[u64], keep: Option<&[u64]>) -> bool {
+        let words = self.layout.words();
+        if words <= DENSE_WORDS {
+            // A short include mask is read whole: no index to follow.
+            let literals = &literals[..words];
+            let violated = match keep {
+                None => self
+                    .includes(clause)
+                    .iter()
+                    .zip(literals)
+                    .fold(0, |acc, (&m, &l)| acc | (m & !l)),
+                Some(keep) => self
+                    .includes(clause)
+                    .iter()
+                    .zip(literals)
+                    .zip(&keep[..words])
+                    .fold(0, |acc, ((&m, &l), &k)| acc | (m & k & !l)),
+            };
+            return violated == 0;
+        }
         let (head, rest) = self.indexed_includes(clause);
         let violated = |mask: u64, w: u32| {
             let w = w as usize;
@@ -268,12 +290,18 @@ impl ClauseBank {
     }
 
     /// Asks the CPU to start loading the include index of `clause` (its head and the first
-    /// entries after it): evaluation loops call it a few clauses ahead.
+    /// entries after it; a short include mask itself): evaluation loops call it a few
+    /// clauses ahead.
     #[inline(always)]
     pub fn prefetch_index(&self, clause: usize) {
         #[cfg(target_arch = "x86_64")]
         if clause < self.clauses {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            if self.layout.words() <= DENSE_WORDS {
+                // SAFETY: a prefetch only hints the cache; the address is inside `states`.
+                unsafe { _mm_prefetch::<_MM_HINT_T0>(self.includes(clause).as_ptr().cast()) };
+                return;
+            }
             let rest = clause * self.layout.words().saturating_sub(HEAD);
             // SAFETY: a prefetch only hints the cache; the addresses are inside the vectors.
             unsafe {

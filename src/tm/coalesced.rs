@@ -75,16 +75,22 @@ impl PoolBlock {
         let t = step.params.threshold;
         let type_i = TypeI::of(step.params, step.sampler);
         // Selections first (their stream serves nothing else), then the updates, with the
-        // next clause's states loading while this one is updated.
-        self.acting.clear();
+        // next clause's states loading while this one is updated. The generator works on a
+        // local copy (kept in registers), and every pair is written to `acting`, which counts
+        // it only when chosen (no branch on a random outcome).
+        let mut rng = self.rng.clone();
+        self.acting
+            .resize(self.bank.clauses() * step.updates.len(), (0, 0));
+        let mut acting = 0;
         for i in 0..self.bank.clauses() {
             for (u, &(_, target, sum)) in step.updates.iter().enumerate() {
-                let r = self.rng.random_range(0..2 * t);
-                if if target { r < t - sum } else { r < t + sum } {
-                    self.acting.push((i as u32, u as u8));
-                }
+                let r = rng.random_range(0..2 * t);
+                self.acting[acting] = (i as u32, u as u8);
+                acting += (if target { r < t - sum } else { r < t + sum }) as usize;
             }
         }
+        self.acting.truncate(acting);
+        self.rng = rng;
         if let Some(&(first, _)) = self.acting.first() {
             self.bank.prefetch(first as usize);
         }

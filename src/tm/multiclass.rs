@@ -126,13 +126,19 @@ impl Block {
         // The selection stream serves nothing else, so drawing every clause's selection
         // first gives the same draws as clause by clause; then the states of the next clause
         // to update load while this one is updated.
-        self.acting.clear();
-        for i in 0..self.bank.clauses() {
+        // The generator works on a local copy (kept in registers, not stored back at every
+        // draw), and every clause is written to `acting`, which counts it only when it acts
+        // (no branch on a random outcome).
+        let clauses = self.bank.clauses();
+        let mut rng = self.rng.clone();
+        self.acting.resize(clauses, 0);
+        let mut acting = 0;
+        for i in 0..clauses {
             if !self.active[i] {
                 continue;
             }
             let r = match device_draws {
-                None => self.rng.random_range(0..2 * t),
+                None => rng.random_range(0..2 * t),
                 Some(draws) => draws.clause(self.first + i).selection(t),
             };
             let chosen = if update.target {
@@ -140,10 +146,12 @@ impl Block {
             } else {
                 r < t + update.sum
             };
-            if chosen && (update.target == (self.polarity(i) > 0) || self.outputs[i]) {
-                self.acting.push(i as u32);
-            }
+            let acts = chosen & ((update.target == (self.polarity(i) > 0)) | self.outputs[i]);
+            self.acting[acting] = i as u32;
+            acting += acts as usize;
         }
+        self.acting.truncate(acting);
+        self.rng = rng;
         if let Some(&first) = self.acting.first() {
             self.bank.prefetch(first as usize);
         }

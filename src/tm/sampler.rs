@@ -147,14 +147,24 @@ impl SubsetSampler {
                 reject_below,
                 invert,
             } => {
-                let u = rng.next4()[0];
-                let mut below = guide[(u >> 56) as usize] as usize;
-                while below < cdf.len() && cdf[below] <= u {
-                    below += 1;
-                }
+                // The dart count: `first` plus the CDF entries not above a uniform word.
+                let count_of = |u: u64| {
+                    let mut below = guide[(u >> 56) as usize] as usize;
+                    while below < cdf.len() && cdf[below] <= u {
+                        below += 1;
+                    }
+                    first + below
+                };
                 let slots = self.layout.words() as u64 * 64;
-                let count = first + below;
-                throw_dispatch(*lane_bits, rng, count, slots, *reject_below, chosen, marks);
+                throw_dispatch(
+                    *lane_bits,
+                    rng,
+                    count_of,
+                    slots,
+                    *reject_below,
+                    chosen,
+                    marks,
+                );
                 if *invert {
                     for c in chosen.iter_mut() {
                         *c = !*c;
@@ -169,14 +179,15 @@ impl SubsetSampler {
     }
 }
 
-/// [`throw`] with 16- or 32-bit lanes into `chosen` (overwritten); 16-bit lanes go through
-/// [`avx2::throw16`] where the CPU has AVX2 (the same darts, four lanes per instruction,
-/// marked in `marks`).
+/// Draws the dart count with `count_of` from the first word of the generator's next step,
+/// then [`throw`]s the darts with 16- or 32-bit lanes into `chosen` (overwritten); 16-bit
+/// lanes go through [`avx2::throw16`] where the CPU has AVX2 (the same draws, four lanes per
+/// instruction, marked in `marks`).
 #[inline]
 fn throw_dispatch(
     lane_bits: u32,
     rng: &mut WideRng,
-    count: usize,
+    count_of: impl FnOnce(u64) -> usize,
     slots: u64,
     reject_below: u64,
     chosen: &mut [u64],
@@ -187,14 +198,16 @@ fn throw_dispatch(
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has just been found to support AVX2.
             unsafe {
-                avx2::throw16(rng, count, slots, reject_below, marks);
+                avx2::throw16(rng, count_of, slots, reject_below, marks);
                 avx2::pack(marks, chosen);
             }
             return;
         }
+        let count = count_of(rng.next4()[0]);
         chosen.fill(0);
         throw::<16>(rng, count, slots, reject_below, chosen);
     } else {
+        let count = count_of(rng.next4()[0]);
         chosen.fill(0);
         throw::<32>(rng, count, slots, reject_below, chosen);
     }
@@ -289,16 +302,36 @@ mod avx2 {
         unsafe { _mm256_or_si256(_mm256_slli_epi64::<K>(x), _mm256_srli_epi64::<L>(x)) }
     }
 
-    /// [`super::throw`] with 16-bit lanes: the same darts in the same order, and the same
-    /// generator state afterwards. A dart sets its byte of `marks` (`slots` + 1 bytes; a
-    /// rejected one sets the last byte) instead of a bit.
+    /// One step of the four xoshiro256++ lanes held in vector registers (as
+    /// [`WideRng::next4`]): the four output words.
+    #[inline(always)]
+    fn step(s: &mut [__m256i; 4]) -> __m256i {
+        unsafe {
+            let [s0, s1, s2, s3] = s;
+            let words = _mm256_add_epi64(rotate_left::<23, 41>(_mm256_add_epi64(*s0, *s3)), *s0);
+            let t = _mm256_slli_epi64::<17>(*s1);
+            *s2 = _mm256_xor_si256(*s2, *s0);
+            *s3 = _mm256_xor_si256(*s3, *s1);
+            *s1 = _mm256_xor_si256(*s1, *s2);
+            *s0 = _mm256_xor_si256(*s0, *s3);
+            *s2 = _mm256_xor_si256(*s2, t);
+            *s3 = rotate_left::<45, 19>(*s3);
+            words
+        }
+    }
+
+    /// The scalar dart count and [`super::throw`] with 16-bit lanes: the count from the
+    /// first word of one generator step (as `count_of(rng.next4()[0])`), then the same darts
+    /// in the same order, and the same generator state afterwards, without the generator
+    /// leaving the vector registers in between. A dart sets its byte of `marks` (`slots` + 1
+    /// bytes; a rejected one sets the last byte) instead of a bit.
     ///
     /// # Safety
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn throw16(
         rng: &mut WideRng,
-        mut count: usize,
+        count_of: impl FnOnce(u64) -> usize,
         slots: u64,
         reject_below: u64,
         marks: &mut [u8],
@@ -311,12 +344,13 @@ mod avx2 {
         // SAFETY (all loads and stores below): `[u64; 4]` and `__m256i` are both 32 bytes,
         // and the unaligned load/store intrinsics accept any address.
         let load = |words: &[u64; 4]| unsafe { _mm256_loadu_si256(words.as_ptr().cast()) };
-        let (mut s0, mut s1, mut s2, mut s3) = (
+        let mut lanes = [
             load(&state[0]),
             load(&state[1]),
             load(&state[2]),
             load(&state[3]),
-        );
+        ];
+        let mut count = count_of(_mm256_extract_epi64::<0>(step(&mut lanes)) as u64);
         let lane_mask = _mm256_set1_epi64x(0xFFFF);
         let slots_v = _mm256_set1_epi64x(slots as i64);
         // A lane is accepted when its low part is at least `reject_below`.
@@ -324,14 +358,7 @@ mod avx2 {
         let mut slot = [0u64; 16];
         let mut accepted = [0u64; 16];
         while count > 0 {
-            let words = _mm256_add_epi64(rotate_left::<23, 41>(_mm256_add_epi64(s0, s3)), s0);
-            let t = _mm256_slli_epi64::<17>(s1);
-            s2 = _mm256_xor_si256(s2, s0);
-            s3 = _mm256_xor_si256(s3, s1);
-            s1 = _mm256_xor_si256(s1, s2);
-            s0 = _mm256_xor_si256(s0, s3);
-            s2 = _mm256_xor_si256(s2, t);
-            s3 = rotate_left::<45, 19>(s3);
+            let words = step(&mut lanes);
             let mut step_accepted = 0;
             for k in 0..4 {
                 let shift = _mm_cvtsi32_si128(16 * k as i32);
@@ -368,10 +395,9 @@ mod avx2 {
         let store = |words: &mut [u64; 4], v: __m256i| unsafe {
             _mm256_storeu_si256(words.as_mut_ptr().cast(), v)
         };
-        store(&mut state[0], s0);
-        store(&mut state[1], s1);
-        store(&mut state[2], s2);
-        store(&mut state[3], s3);
+        for (words, lane) in state.iter_mut().zip(lanes) {
+            store(words, lane);
+        }
     }
 
     /// Packs the marks of [`throw16`] into one bit per slot in `chosen` (64 marks a word)
@@ -525,12 +551,19 @@ mod tests {
                     let mut copy = wide.clone();
                     let (mut portable, mut vector) = (vec![0u64; words], vec![0u64; words]);
                     let mut marks = vec![0u8; words * 64 + 1];
+                    let first_word = wide.next4()[0];
                     throw::<16>(&mut wide, count, slots, reject_below, &mut portable);
+                    let mut seen = None;
+                    let count_of = |u| {
+                        seen = Some(u);
+                        count
+                    };
                     // SAFETY: AVX2 was just detected.
                     unsafe {
-                        avx2::throw16(&mut copy, count, slots, reject_below, &mut marks);
+                        avx2::throw16(&mut copy, count_of, slots, reject_below, &mut marks);
                         avx2::pack(&mut marks, &mut vector);
                     }
+                    assert_eq!(seen, Some(first_word), "the count's word");
                     assert_eq!(portable, vector, "{words} words, {count} darts");
                     assert!(marks[..words * 64].iter().all(|&m| m == 0), "marks cleared");
                     assert_eq!(wide.next4(), copy.next4(), "generator state");
