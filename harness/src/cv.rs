@@ -9,6 +9,7 @@
 //! matrix); `--resume` skips the folds it holds. Ctrl-C stops after the epoch in progress
 //! and prints the summary of the folds finished so far.
 
+use crate::thread_share::ThreadShare;
 use crate::train::{
     class_count, evaluate, fit, print_report, read_each, report_json, shuffled, stop_on_interrupt,
     ModelArgs, Progress, Watch,
@@ -51,7 +52,8 @@ pub struct Args {
     #[arg(long)]
     resume: bool,
     /// Folds trained at the same time, each on its share of the threads: folds never wait
-    /// for one another, so on a few cores this beats sharing every fold's clauses.
+    /// for one another, so on a few cores this beats sharing every fold's clauses. The
+    /// share is taken again at every epoch, so the last fold left training gets every thread.
     #[arg(long, default_value_t = 1)]
     fold_jobs: usize,
     #[command(flatten)]
@@ -273,6 +275,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let queue = std::sync::Mutex::new(pending.into_iter());
     let jobs = args.fold_jobs.clamp(1, runs.max(1));
     let threads = (rayon::current_num_threads() / jobs).max(1);
+    // The folds' epochs share every thread: a fold left alone at the end gets them all.
+    let share = ThreadShare::new(rayon::current_num_threads());
     let results = std::sync::Mutex::new(results);
     let interrupted = std::sync::atomic::AtomicBool::new(false);
     // Trains and scores one fold; `None` when interrupted.
@@ -294,6 +298,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 progress: &progress,
                 stop: &stop,
                 test: None,
+                threads: Some(&share),
             },
         )
         .with_context(|| folds.names[test_fold].clone())?;
@@ -327,7 +332,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
                 return Ok(());
             }
-            let Some(result) = pool.install(|| run_fold(test_fold))? else {
+            let training = share.enter();
+            let outcome = pool.install(|| run_fold(test_fold));
+            drop(training);
+            let Some(result) = outcome? else {
                 interrupted.store(true, std::sync::atomic::Ordering::Relaxed);
                 return Ok(());
             };

@@ -22,6 +22,7 @@ mod showcase;
 mod solve;
 mod sprt;
 mod stats;
+mod thread_share;
 mod tournament;
 mod train;
 mod tune;

@@ -5,6 +5,7 @@
 //! 2 rule on a validation split held out of the training data, never the test set).
 //! Progress goes to stderr; `--json` prints a machine-readable summary on stdout.
 
+use crate::thread_share::{EpochPools, ThreadShare};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
@@ -380,6 +381,7 @@ pub fn fit(
         progress,
         stop,
         test: watch,
+        threads,
     }: Watch,
 ) -> anyhow::Result<Trained> {
     anyhow::ensure!(!data.is_empty(), "{label}no training samples");
@@ -406,6 +408,7 @@ pub fn fit(
     let mut epoch_seconds = Vec::new();
     let mut watched = Vec::new();
     let mut interrupted = false;
+    let mut pools = EpochPools::default();
     loop {
         let done = match &validation {
             Some(_) => !rule.should_continue(),
@@ -419,9 +422,15 @@ pub fn fit(
             break;
         }
         let start = Instant::now();
-        trainer
-            .fit_epoch(&mut machine, &train)
-            .map_err(|e| anyhow::anyhow!("{label}{e}"))?;
+        match (threads, &trainer) {
+            (Some(share), Trainer::Cpu) => {
+                let pool = pools.get(share.threads_now())?;
+                pool.install(|| machine.fit_epoch(&train));
+            }
+            _ => trainer
+                .fit_epoch(&mut machine, &train)
+                .map_err(|e| anyhow::anyhow!("{label}{e}"))?,
+        }
         epoch_seconds.push(start.elapsed().as_secs_f64());
         if let Some(v) = &validation {
             rule.record(evaluate(&machine, v, classes).accuracy());
@@ -459,6 +468,9 @@ pub struct Watch<'a> {
     pub stop: &'a StopFlag,
     /// Scored after every epoch, into [`Trained::watched`].
     pub test: Option<&'a Dataset>,
+    /// Shared with other runs training at the same time: each CPU epoch then runs on this
+    /// run's share of the threads (otherwise on the threads of the caller's pool).
+    pub threads: Option<&'a ThreadShare>,
 }
 
 /// A shuffle of `0..n` from `seed` (its own stream, apart from the machine's).
@@ -615,6 +627,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             progress: &progress,
             stop: &stop,
             test: test.as_ref().filter(|_| args.test_each_epoch),
+            threads: None,
         },
     )?;
     progress.finish();
