@@ -332,9 +332,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
                 return Ok(());
             }
-            let training = share.enter();
-            let outcome = pool.install(|| run_fold(test_fold));
-            drop(training);
+            let outcome = {
+                let _training = share.enter();
+                pool.install(|| run_fold(test_fold))
+            };
             let Some(result) = outcome? else {
                 interrupted.store(true, std::sync::atomic::Ordering::Relaxed);
                 return Ok(());

@@ -10,6 +10,8 @@
 //! their masks, rebuilt after a feedback that changed the mask. A clause includes few
 //! literals (on 7x7 Hex, 14 to 19 of 78 words hold them), so evaluating it reads a handful of
 //! words instead of the whole plane; the first five sit with the count in one cache line.
+//! Short layouts (at most four words, such as checkers' 256 literals) are evaluated from the
+//! include plane itself, read whole: following the index would cost more than it saves.
 //!
 //! Feedback draws its 1/s subset over all literals (a step toward exclude of an automaton
 //! at 0 changes nothing, so the result is the same as drawing over the ones that can move)
