@@ -422,15 +422,13 @@ pub fn fit(
             break;
         }
         let start = Instant::now();
-        match (threads, &trainer) {
-            (Some(share), Trainer::Cpu) => {
-                let pool = pools.get(share.threads_now())?;
-                pool.install(|| machine.fit_epoch(&train));
+        match threads {
+            Some(share) => {
+                trainer.fit_epoch_in(pools.get(share.threads_now())?, &mut machine, &train)
             }
-            _ => trainer
-                .fit_epoch(&mut machine, &train)
-                .map_err(|e| anyhow::anyhow!("{label}{e}"))?,
+            None => trainer.fit_epoch(&mut machine, &train),
         }
+        .map_err(|e| anyhow::anyhow!("{label}{e}"))?;
         epoch_seconds.push(start.elapsed().as_secs_f64());
         if let Some(v) = &validation {
             rule.record(evaluate(&machine, v, classes).accuracy());

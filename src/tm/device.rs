@@ -91,6 +91,23 @@ impl Trainer {
         }
     }
 
+    /// [`Trainer::fit_epoch`] with a CPU epoch on the threads of `pool` (a GPU epoch as
+    /// always).
+    pub fn fit_epoch_in(
+        &mut self,
+        pool: &rayon::ThreadPool,
+        machine: &mut Machine,
+        data: &Dataset,
+    ) -> Result<(), String> {
+        match self {
+            Trainer::Cpu => {
+                pool.install(|| machine.fit_epoch(data));
+                Ok(())
+            }
+            _ => self.fit_epoch(machine, data),
+        }
+    }
+
     /// One epoch of `machine` over `data` (the set the trainer was made with).
     pub fn fit_epoch(&mut self, machine: &mut Machine, data: &Dataset) -> Result<(), String> {
         match self {
