@@ -82,6 +82,16 @@ struct FoldResult {
     accuracy: f64,
     epochs: usize,
     confusion: Vec<Vec<u64>>,
+    /// With `--keep-best`: the epoch kept and the test accuracy of the last epoch's machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    kept: Option<KeptEpoch>,
+}
+
+/// What `--keep-best` chose in a fold, beside what the last epoch would have given.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct KeptEpoch {
+    epoch: usize,
+    last_epoch_accuracy: f64,
 }
 
 /// The folds of the run, each with the name its errors give it, and the class count.
@@ -297,7 +307,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             Watch {
                 progress: &progress,
                 stop: &stop,
-                test: None,
+                // The thesis's rule reads the test fold.
+                test: Some(&folds.sets[test_fold]).filter(|_| args.model_args.rule_reads_test()),
                 threads: Some(&share),
             },
         )
@@ -306,17 +317,33 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             return Ok(None);
         }
         progress.fold_done(test_fold);
-        let confusion = evaluate(&trained.machine, &folds.sets[test_fold], classes);
-        progress.println(&format!(
+        let test = &folds.sets[test_fold];
+        let confusion = evaluate(&trained.machine, test, classes);
+        let kept = args.model_args.keep_best.then(|| KeptEpoch {
+            epoch: trained.kept_epoch,
+            last_epoch_accuracy: trained.last.as_ref().map_or(confusion.accuracy(), |last| {
+                evaluate(last, test, classes).accuracy()
+            }),
+        });
+        let mut line = format!(
             "{}: test accuracy {:.2}%",
             folds.names[test_fold],
             100.0 * confusion.accuracy()
-        ));
+        );
+        if let Some(k) = &kept {
+            line += &format!(
+                " (epoch {} kept; the last epoch's {:.2}%)",
+                k.epoch,
+                100.0 * k.last_epoch_accuracy
+            );
+        }
+        progress.println(&line);
         Ok(Some(FoldResult {
             fold: test_fold,
             accuracy: confusion.accuracy(),
             epochs: trained.epoch_seconds.len(),
             confusion: confusion.counts,
+            kept,
         }))
     };
     let worker = || -> anyhow::Result<()> {
@@ -382,24 +409,42 @@ fn print_summary(results: &BTreeMap<usize, FoldResult>, classes: usize, runs: us
     let accuracies: Vec<f64> = results.values().map(|r| r.accuracy).collect();
     let epochs: Vec<usize> = results.values().map(|r| r.epochs).collect();
     let done = results.len();
-    let mean = accuracies.iter().sum::<f64>() / done.max(1) as f64;
+    let mean = |values: &[f64]| values.iter().sum::<f64>() / done.max(1) as f64;
+    let percents = |values: &[f64]| -> String {
+        let each: Vec<String> = values.iter().map(|a| format!("{:.2}", 100.0 * a)).collect();
+        each.join(" ")
+    };
+    // With --keep-best (every fold of a journal has the same setup): the last epochs' figures.
+    let last: Option<Vec<f64>> = results
+        .values()
+        .map(|r| r.kept.as_ref().map(|k| k.last_epoch_accuracy))
+        .collect();
+    let last = last.filter(|l| !l.is_empty());
     if json {
         let out = serde_json::json!({
             "folds": done,
             "of_folds": runs,
-            "mean_accuracy": mean,
+            "mean_accuracy": mean(&accuracies),
             "fold_accuracy": accuracies,
             "fold_epochs": epochs,
+            "fold_kept_epochs": results.values().map(|r| r.kept.as_ref().map(|k| k.epoch)).collect::<Option<Vec<_>>>(),
+            "last_epoch_mean_accuracy": last.as_deref().map(mean),
             "pooled": report_json(&total),
         });
         println!("{out}");
     } else {
-        println!("mean accuracy over {done} folds: {:.2}%", 100.0 * mean);
-        let per_fold: Vec<String> = accuracies
-            .iter()
-            .map(|a| format!("{:.2}", 100.0 * a))
-            .collect();
-        println!("per fold: {}", per_fold.join(" "));
+        println!(
+            "mean accuracy over {done} folds: {:.2}%",
+            100.0 * mean(&accuracies)
+        );
+        println!("per fold: {}", percents(&accuracies));
+        if let Some(last) = &last {
+            println!(
+                "the last epochs' machines instead of the kept ones: mean {:.2}%, per fold: {}",
+                100.0 * mean(last),
+                percents(last)
+            );
+        }
         println!("pooled over the folds:");
         print_report(&total);
     }

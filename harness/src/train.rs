@@ -2,7 +2,8 @@
 //! last, or a dataset read through a named feature encoder) and saves the model.
 //!
 //! The number of epochs is fixed (`--epochs`) or adaptive (`--adaptive`, seed 001's version
-//! 2 rule on a validation split held out of the training data, never the test set).
+//! 2 rule on a validation split held out of the training data, or on the test set with
+//! `--adaptive-on test` as the thesis did, a choice made on the test set).
 //! Progress goes to stderr; `--json` prints a machine-readable summary on stdout.
 
 use crate::thread_share::{EpochPools, ThreadShare};
@@ -29,6 +30,16 @@ pub enum ModelKind {
     Conv,
     /// One pool of `--clauses` clauses shared by all classes, with signed per-class weights.
     Coalesced,
+}
+
+/// The accuracy that `--adaptive`'s rule reads after every epoch.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AdaptiveOn {
+    /// A `--validation` part held out of the training data (a fair estimate).
+    Validation,
+    /// The test set, as seed 001's thesis did: all the training data trains, and the
+    /// stopping point is chosen on the test set (which then flatters the machine).
+    Test,
 }
 
 /// Hyper-parameters and schedule shared by `arena train` and `arena cv`.
@@ -80,12 +91,20 @@ pub struct ModelArgs {
     /// Seed 001's adaptive epochs on a validation split of the training data.
     #[arg(long)]
     pub adaptive: bool,
+    /// What --adaptive's rule reads: `validation` or, as the thesis did, `test` (the test
+    /// set or fold; the whole training data trains).
+    #[arg(long, value_enum, default_value_t = AdaptiveOn::Validation, requires = "adaptive")]
+    pub adaptive_on: AdaptiveOn,
     /// Fraction of the training data held out for --adaptive.
     #[arg(long, default_value_t = 0.1)]
     pub validation: f64,
     /// Epoch cap for --adaptive.
     #[arg(long, default_value_t = 500)]
     pub max_epochs: usize,
+    /// With --adaptive, keep the machine of the epoch the rule saw at its best (the first of
+    /// equals) instead of the last one.
+    #[arg(long, requires = "adaptive")]
+    pub keep_best: bool,
     /// Number of classes K (labels 0..K-1); by default the number of distinct labels.
     #[arg(long)]
     pub classes: Option<usize>,
@@ -97,6 +116,11 @@ pub struct ModelArgs {
 }
 
 impl ModelArgs {
+    /// Whether the adaptive rule reads the test set (`--adaptive --adaptive-on test`).
+    pub fn rule_reads_test(&self) -> bool {
+        self.adaptive && self.adaptive_on == AdaptiveOn::Test
+    }
+
     /// The encoder named by `--encoder`.
     pub fn encoder(&self) -> anyhow::Result<Encoder> {
         Encoder::parse(&self.encoder).map_err(anyhow::Error::msg)
@@ -155,11 +179,16 @@ impl ModelArgs {
 
 /// What a training run did.
 pub struct Trained {
-    /// The machine.
+    /// The machine kept: the last epoch's, or with `--keep-best` the best validated one's.
     pub machine: Machine,
+    /// The 1-based epoch whose machine was kept (0 when no epoch ran).
+    pub kept_epoch: usize,
+    /// The last epoch's machine when `--keep-best` kept an earlier one.
+    pub last: Option<Machine>,
     /// Seconds per epoch.
     pub epoch_seconds: Vec<f64>,
-    /// Validation accuracy per epoch (adaptive runs only).
+    /// The accuracy the adaptive rule read after each epoch (adaptive runs only): on the
+    /// validation part, or with `--adaptive-on test` on the test set (as `watched`).
     pub validation: Vec<f64>,
     /// Accuracy on the watched set after each epoch (when one was given).
     pub watched: Vec<f64>,
@@ -267,6 +296,8 @@ pub fn evaluate(tm: &Machine, data: &Dataset, classes: usize) -> Confusion {
 pub struct Progress {
     bar: ProgressBar,
     lines: bool,
+    /// The adaptive rule reads the test accuracy, which the line shows already.
+    rule_on_test: bool,
     epochs_per_fold: u64,
     /// Epochs done in each fold (folds may train at the same time).
     done: std::sync::Mutex<Vec<u64>>,
@@ -294,6 +325,7 @@ impl Progress {
         Progress {
             bar,
             lines: !json && !terminal,
+            rule_on_test: args.rule_reads_test(),
             epochs_per_fold,
             done: std::sync::Mutex::new(vec![0; folds]),
         }
@@ -315,8 +347,11 @@ impl Progress {
             state += &format!(", test accuracy {:.2}%", 100.0 * accuracy);
         }
         if let Some(rule) = rule {
-            if let Some(&accuracy) = rule.history().last() {
-                state += &format!(", validation accuracy {:.2}%", 100.0 * accuracy);
+            match rule.history().last() {
+                Some(&accuracy) if !self.rule_on_test => {
+                    state += &format!(", validation accuracy {:.2}%", 100.0 * accuracy);
+                }
+                _ => {}
             }
             if let Some((best, accuracy)) = rule.best() {
                 state += &format!(", best epoch {best} ({:.2}%)", 100.0 * accuracy);
@@ -385,7 +420,12 @@ pub fn fit(
     }: Watch,
 ) -> anyhow::Result<Trained> {
     anyhow::ensure!(!data.is_empty(), "{label}no training samples");
-    let (train, validation) = if args.adaptive {
+    let on_test = args.rule_reads_test();
+    anyhow::ensure!(
+        !on_test || watch.is_some(),
+        "{label}--adaptive-on test needs a test set"
+    );
+    let (train, validation) = if args.adaptive && !on_test {
         anyhow::ensure!(
             args.validation > 0.0 && args.validation < 1.0,
             "--validation must be between 0 and 1, got {}",
@@ -409,10 +449,12 @@ pub fn fit(
     let mut watched = Vec::new();
     let mut interrupted = false;
     let mut pools = EpochPools::default();
+    let mut best: Option<(usize, Machine)> = None;
     loop {
-        let done = match &validation {
-            Some(_) => !rule.should_continue(),
-            None => epoch_seconds.len() >= args.epochs,
+        let done = if args.adaptive {
+            !rule.should_continue()
+        } else {
+            epoch_seconds.len() >= args.epochs
         };
         if done {
             break;
@@ -430,14 +472,21 @@ pub fn fit(
         }
         .map_err(|e| anyhow::anyhow!("{label}{e}"))?;
         epoch_seconds.push(start.elapsed().as_secs_f64());
-        if let Some(v) = &validation {
-            rule.record(evaluate(&machine, v, classes).accuracy());
-        }
         if let Some(w) = watch {
             watched.push(evaluate(&machine, w, classes).accuracy());
         }
+        if args.adaptive {
+            rule.record(match &validation {
+                Some(v) => evaluate(&machine, v, classes).accuracy(),
+                None => *watched.last().expect("the rule reads the watched test set"),
+            });
+            let newest = epoch_seconds.len();
+            if args.keep_best && rule.best().map(|(epoch, _)| epoch) == Some(newest) {
+                best = Some((newest, machine.clone()));
+            }
+        }
         let epoch = epoch_seconds.len();
-        let rule_state = validation.as_ref().map(|_| &rule);
+        let rule_state = args.adaptive.then_some(&rule);
         let seconds = epoch_seconds[epoch - 1];
         progress.epoch(
             fold,
@@ -448,8 +497,15 @@ pub fn fit(
             watched.last().copied(),
         );
     }
+    let last_epoch = epoch_seconds.len();
+    let (machine, kept_epoch, last) = match best {
+        Some((epoch, kept)) if epoch < last_epoch => (kept, epoch, Some(machine)),
+        _ => (machine, last_epoch, None),
+    };
     Ok(Trained {
         machine,
+        kept_epoch,
+        last,
         epoch_seconds,
         validation: rule.history().to_vec(),
         watched,
@@ -624,7 +680,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Watch {
             progress: &progress,
             stop: &stop,
-            test: test.as_ref().filter(|_| args.test_each_epoch),
+            test: test
+                .as_ref()
+                .filter(|_| args.test_each_epoch || args.model_args.rule_reads_test()),
             threads: None,
         },
     )?;
@@ -637,7 +695,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let confusion = test
         .as_ref()
         .map(|t| evaluate(&trained.machine, t, classes));
+    let last_confusion = test
+        .as_ref()
+        .zip(trained.last.as_ref())
+        .map(|(t, last)| evaluate(last, t, classes));
     let epochs = trained.epoch_seconds.len();
+    let kept_epoch = trained.kept_epoch;
+    if args.model_args.keep_best {
+        eprintln!("kept the machine of epoch {kept_epoch} of {epochs} (the rule's best accuracy)");
+    }
     match &args.out {
         Some(path) => {
             let saved = SavedModel {
@@ -653,15 +719,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.json {
         let out = serde_json::json!({
             "epochs": epochs,
+            "kept_epoch": kept_epoch,
             "epoch_seconds": trained.epoch_seconds,
             "validation_accuracy": trained.validation,
             "test_accuracy_each_epoch": trained.watched,
             "test": confusion.as_ref().map(report_json),
+            "last_epoch_test_accuracy": last_confusion.as_ref().map(Confusion::accuracy),
             "interrupted": trained.interrupted,
         });
         println!("{out}");
     } else if let Some(c) = &confusion {
         print_report(c);
+        if let Some(last) = &last_confusion {
+            println!(
+                "the last epoch's machine (epoch {epochs}): test accuracy {:.2}%",
+                100.0 * last.accuracy()
+            );
+        }
         if let Some((epoch, accuracy)) = highest {
             println!(
                 "highest test accuracy over the epochs: {:.2}% after epoch {} (chosen on the test set)",

@@ -529,6 +529,179 @@ fn train_tests_each_epoch_on_request_with_folded_hex_symbols() {
     assert!(!ok && stderr.contains("--test"), "{stderr}");
 }
 
+/// The rule CSV with a fifth of its labels replaced by random ones, so that accuracy moves
+/// from epoch to epoch.
+fn write_noisy_rule_csv(path: &Path, rows: usize) {
+    use rand::Rng as _;
+    write_rule_csv(path, rows);
+    let mut rng = tmbot::rng::seeded(9);
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let mut noisy = format!("{}\n", lines.next().unwrap());
+    for line in lines {
+        let (features, label) = line.rsplit_once(',').unwrap();
+        let label = if rng.random_range(0..5) == 0 {
+            rng.random_range(0..3).to_string()
+        } else {
+            label.to_string()
+        };
+        noisy.push_str(&format!("{features},{label}\n"));
+    }
+    std::fs::write(path, noisy).unwrap();
+}
+
+#[test]
+fn keep_best_keeps_the_machine_of_the_best_validated_epoch() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("noisy.csv");
+    write_noisy_rule_csv(&csv, 400);
+    let csv = csv.to_str().unwrap();
+    let args = [
+        "train",
+        csv,
+        "--test",
+        csv,
+        "--test-each-epoch",
+        "--adaptive",
+        "--keep-best",
+        "--max-epochs",
+        "30",
+        "--clauses",
+        "12",
+        "--T",
+        "6",
+        "--s",
+        "3",
+        "--seed",
+        "3",
+        "--json",
+    ];
+    let (ok, stdout, stderr) = arena(&args);
+    assert!(ok, "{stderr}");
+    let out = json(&stdout);
+    let floats = |key: &str| -> Vec<f64> {
+        out[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect()
+    };
+    let validation = floats("validation_accuracy");
+    let each_epoch = floats("test_accuracy_each_epoch");
+    let epochs = validation.len();
+    // The first of the best validation accuracies.
+    let best = (0..epochs).fold(0, |b, i| if validation[i] > validation[b] { i } else { b });
+    let kept = out["kept_epoch"].as_u64().unwrap() as usize;
+    assert_eq!(kept, best + 1, "{stdout}");
+    assert!(
+        kept < epochs,
+        "the run must keep an earlier epoch to test anything: {stdout}"
+    );
+    // The machine scored after training is the kept epoch's, and the last one is reported.
+    let test = out["test"]["accuracy"].as_f64().unwrap();
+    let last = out["last_epoch_test_accuracy"].as_f64().unwrap();
+    assert_eq!(test, each_epoch[kept - 1], "{stdout}");
+    assert_eq!(last, each_epoch[epochs - 1], "{stdout}");
+    assert_ne!(
+        test, last,
+        "the kept and the last machine must differ here: {stdout}"
+    );
+    assert!(stderr.contains(&format!("kept the machine of epoch {kept} of {epochs}")));
+    // Without --adaptive there is nothing to choose from.
+    let (ok, _, stderr) = arena(&["train", csv, "--keep-best"]);
+    assert!(!ok && stderr.contains("--adaptive"), "{stderr}");
+    // arena cv journals the kept epoch and reports the last epochs' mean beside.
+    let journal = dir.path().join("cv.jsonl");
+    let (ok, stdout, stderr) = cv_rule(
+        csv,
+        journal.to_str().unwrap(),
+        &["--adaptive", "--keep-best", "--max-epochs", "25", "--json"],
+    );
+    assert!(ok, "{stderr}");
+    let summary = json(&stdout);
+    assert_eq!(
+        summary["fold_kept_epochs"].as_array().map(Vec::len),
+        Some(3)
+    );
+    assert!(summary["last_epoch_mean_accuracy"].is_f64(), "{stdout}");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    assert!(
+        text.lines()
+            .skip(1)
+            .all(|l| json(l)["kept"]["epoch"].is_u64()),
+        "{text}"
+    );
+}
+
+#[test]
+fn adaptive_epochs_read_the_test_set_on_request_as_the_thesis_did() {
+    let dir = tempfile::tempdir().unwrap();
+    let train = dir.path().join("train.csv");
+    let test = dir.path().join("test.csv");
+    write_noisy_rule_csv(&train, 300);
+    write_noisy_rule_csv(&test, 100);
+    let (train, test) = (train.to_str().unwrap(), test.to_str().unwrap());
+    let rule = [
+        "--clauses",
+        "12",
+        "--T",
+        "6",
+        "--s",
+        "3",
+        "--max-epochs",
+        "60",
+        "--json",
+    ];
+    let run = |extra: &[&str]| {
+        let (ok, stdout, stderr) = arena(&[&["train", train, "--adaptive"], extra, &rule].concat());
+        assert!(ok, "{stderr}");
+        json(&stdout)
+    };
+    let on_test = run(&["--test", test, "--adaptive-on", "test"]);
+    // The rule read the test accuracies, epoch by epoch, and stopped by them.
+    let read = on_test["validation_accuracy"].clone();
+    assert_eq!(read, on_test["test_accuracy_each_epoch"], "{on_test}");
+    let epochs = on_test["epochs"].as_u64().unwrap() as usize;
+    assert_eq!(read.as_array().map(Vec::len), Some(epochs));
+    assert!(
+        (21..60).contains(&epochs),
+        "the rule must stop it: {on_test}"
+    );
+    // The default holds a validation part out instead: other accuracies, another machine.
+    let held_out = run(&["--test", test]);
+    assert_ne!(held_out["validation_accuracy"], read, "{held_out}");
+    let (ok, _, stderr) = arena(
+        &[
+            &["train", train, "--adaptive", "--adaptive-on", "test"][..],
+            &rule,
+        ]
+        .concat(),
+    );
+    assert!(
+        !ok && stderr.contains("--adaptive-on test needs a test set"),
+        "{stderr}"
+    );
+    let (ok, _, stderr) = arena(&["train", train, "--adaptive-on", "test", "--test", test]);
+    assert!(!ok && stderr.contains("--adaptive"), "{stderr}");
+    // arena cv reads each test fold.
+    let journal = dir.path().join("cv.jsonl");
+    let (ok, stdout, stderr) = cv_rule(
+        train,
+        journal.to_str().unwrap(),
+        &[
+            "--adaptive",
+            "--adaptive-on",
+            "test",
+            "--max-epochs",
+            "25",
+            "--json",
+        ],
+    );
+    assert!(ok, "{stderr}");
+    assert_eq!(json(&stdout)["folds"], 3, "{stdout}");
+}
+
 #[cfg(unix)]
 #[test]
 fn ctrl_c_in_cv_prints_the_summary_of_the_finished_folds() {
