@@ -179,7 +179,7 @@ impl ModelArgs {
 
 /// What a training run did.
 pub struct Trained {
-    /// The machine kept: the last epoch's, or with `--keep-best` the best validated one's.
+    /// The machine kept: the last epoch's, or with `--keep-best` that of the rule's best epoch.
     pub machine: Machine,
     /// The 1-based epoch whose machine was kept (0 when no epoch ran).
     pub kept_epoch: usize,
@@ -347,11 +347,8 @@ impl Progress {
             state += &format!(", test accuracy {:.2}%", 100.0 * accuracy);
         }
         if let Some(rule) = rule {
-            match rule.history().last() {
-                Some(&accuracy) if !self.rule_on_test => {
-                    state += &format!(", validation accuracy {:.2}%", 100.0 * accuracy);
-                }
-                _ => {}
+            if let Some(&accuracy) = rule.history().last().filter(|_| !self.rule_on_test) {
+                state += &format!(", validation accuracy {:.2}%", 100.0 * accuracy);
             }
             if let Some((best, accuracy)) = rule.best() {
                 state += &format!(", best epoch {best} ({:.2}%)", 100.0 * accuracy);
