@@ -340,7 +340,13 @@ impl ClauseBank {
         #[cfg(target_arch = "x86_64")]
         let includes_changed = if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has just been found to support AVX2.
-            unsafe { step_avx2(planes, words, self.bits, moves) }
+            unsafe {
+                if self.bits == bitslice::avx2::BITS {
+                    bitslice::avx2::step_clause8(planes, words, moves)
+                } else {
+                    step_avx2(planes, words, self.bits, moves)
+                }
+            }
         } else {
             bitslice::step_clause(planes, words, self.bits, moves)
         };

@@ -28,9 +28,10 @@ pub enum Moves<'a> {
 /// `words` words, least significant first. Steps saturate at all ones and at 0. Returns
 /// whether the include plane (the top one) changed.
 ///
-/// Words are handled [`CHUNK`] at a time with the carries and borrows in registers: both
-/// ripples run over every plane without branches on the data, and the lanes that wrapped
-/// around are put back afterwards. A one-way step skips the other ripple.
+/// Words are handled [`CHUNK`] at a time with the carries and borrows in registers: the lanes
+/// already at the end they move toward are dropped first (a read of the planes), then both
+/// ripples run over every plane without branches on the data. A one-way step skips the other
+/// ripple.
 #[inline(always)]
 pub fn step_clause(planes: &mut [u64], words: usize, bits: usize, moves: Moves) -> bool {
     match moves {
@@ -82,7 +83,8 @@ fn step_masked<const UP: bool, const DOWN: bool>(
 }
 
 /// Adds `carry` and subtracts `borrow` (disjoint lanes) on the N words from `w`,
-/// saturating; a direction that is off at compile time costs nothing.
+/// saturating: lanes at all ones do not go up and lanes at 0 do not go down. A direction that
+/// is off at compile time costs nothing.
 #[inline(always)]
 fn ripple<const N: usize, const UP: bool, const DOWN: bool>(
     planes: &mut [u64],
@@ -96,6 +98,23 @@ fn ripple<const N: usize, const UP: bool, const DOWN: bool>(
         (0..N).all(|i| carry[i] & borrow[i] == 0),
         "a lane moves both ways"
     );
+    let plane = |planes: &[u64], k: usize| -> [u64; N] {
+        planes[k * stride + w..k * stride + w + N]
+            .try_into()
+            .unwrap()
+    };
+    let (mut all_ones, mut any_one) = ([u64::MAX; N], [0u64; N]);
+    for k in 0..bits {
+        let p = plane(planes, k);
+        for i in 0..N {
+            all_ones[i] &= p[i];
+            any_one[i] |= p[i];
+        }
+    }
+    for i in 0..N {
+        carry[i] &= !all_ones[i];
+        borrow[i] &= any_one[i];
+    }
     for k in 0..bits {
         let p: &mut [u64; N] = (&mut planes[k * stride + w..k * stride + w + N])
             .try_into()
@@ -114,13 +133,98 @@ fn ripple<const N: usize, const UP: bool, const DOWN: bool>(
             p[i] = new;
         }
     }
-    if (0..N).fold(0, |acc, i| acc | carry[i] | borrow[i]) != 0 {
-        for k in 0..bits {
-            let p = &mut planes[k * stride + w..k * stride + w + N];
-            for i in 0..N {
-                p[i] = (p[i] | carry[i]) & !borrow[i];
-            }
+}
+
+/// [`step_clause`] for 8-bit automata with AVX2 intrinsics: a chunk's eight planes are
+/// loaded into vector registers once, and the words past the last whole chunk go through the
+/// portable ripple.
+#[cfg(target_arch = "x86_64")]
+pub mod avx2 {
+    use super::{ripple, Moves, CHUNK};
+    use std::arch::x86_64::*;
+
+    /// State bits of the automata this path handles.
+    pub const BITS: usize = 8;
+
+    /// [`super::step_clause`] with `bits` = [`BITS`]: the same states and the same answer.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn step_clause8(planes: &mut [u64], words: usize, moves: Moves) -> bool {
+        match moves {
+            Moves::Up(up) => step8::<true, false>(planes, words, up, up),
+            Moves::Down(down) => step8::<false, true>(planes, words, down, down),
+            Moves::Both { up, down } => step8::<true, true>(planes, words, up, down),
         }
+    }
+
+    #[inline(always)]
+    unsafe fn step8<const UP: bool, const DOWN: bool>(
+        planes: &mut [u64],
+        words: usize,
+        up: &[u64],
+        down: &[u64],
+    ) -> bool {
+        assert!(planes.len() == BITS * words, "plane size");
+        let (up, down) = (&up[..words], &down[..words]);
+        let top = (BITS - 1) * words;
+        // SAFETY (all loads and stores): every access reads or writes CHUNK words (one
+        // 32-byte vector) inside `planes`, `up` or `down`, as the chunk loop's bound ensures;
+        // the unaligned intrinsics accept any address.
+        let load = |words: &[u64], at: usize| unsafe {
+            _mm256_loadu_si256(words[at..at + CHUNK].as_ptr().cast())
+        };
+        let mut changed = _mm256_setzero_si256();
+        let mut w = 0;
+        while w + CHUNK <= words {
+            let mut p = [_mm256_setzero_si256(); BITS];
+            for (k, plane) in p.iter_mut().enumerate() {
+                *plane = load(planes, k * words + w);
+            }
+            let (mut all_ones, mut any_one) = (p[0], p[0]);
+            for &plane in &p[1..] {
+                all_ones = _mm256_and_si256(all_ones, plane);
+                any_one = _mm256_or_si256(any_one, plane);
+            }
+            let zero = _mm256_setzero_si256();
+            let mut carry = if UP {
+                _mm256_andnot_si256(all_ones, load(up, w))
+            } else {
+                zero
+            };
+            let mut borrow = if DOWN {
+                _mm256_and_si256(any_one, load(down, w))
+            } else {
+                zero
+            };
+            for (k, &old) in p.iter().enumerate() {
+                let mut new = old;
+                if UP {
+                    new = _mm256_xor_si256(new, carry);
+                    carry = _mm256_and_si256(carry, old);
+                }
+                if DOWN {
+                    new = _mm256_xor_si256(new, borrow);
+                    borrow = _mm256_andnot_si256(old, borrow);
+                }
+                if k == BITS - 1 {
+                    changed = _mm256_or_si256(changed, _mm256_xor_si256(old, new));
+                }
+                let at = k * words + w;
+                unsafe { _mm256_storeu_si256(planes[at..at + CHUNK].as_mut_ptr().cast(), new) };
+            }
+            w += CHUNK;
+        }
+        let mut tail_changed = 0;
+        for w in w..words {
+            let include = planes[top + w];
+            let mut carry = [if UP { up[w] } else { 0 }];
+            let mut borrow = [if DOWN { down[w] } else { 0 }];
+            ripple::<1, UP, DOWN>(planes, words, BITS, w, &mut carry, &mut borrow);
+            tail_changed |= include ^ planes[top + w];
+        }
+        tail_changed != 0 || _mm256_testz_si256(changed, changed) == 0
     }
 }
 
@@ -144,6 +248,49 @@ mod tests {
     use super::*;
     use crate::rng::seeded;
     use rand::{Rng as _, RngCore};
+
+    #[test]
+    fn eight_bit_vector_step_equals_the_portable_one() {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            let mut rng = seeded(29);
+            let bits = avx2::BITS;
+            // One to three chunks with and without a tail; states near both ends often.
+            for words in [1usize, 3, 4, 5, 8, 11] {
+                let mut portable: Vec<u64> = (0..bits * words)
+                    .map(|_| match rng.random_range(0..3) {
+                        0 => 0,
+                        1 => u64::MAX,
+                        _ => rng.next_u64(),
+                    })
+                    .collect();
+                let mut vector = portable.clone();
+                for round in 0..500 {
+                    let split: Vec<u64> = (0..words).map(|_| rng.next_u64()).collect();
+                    let moving: Vec<u64> = (0..words)
+                        .map(|_| rng.next_u64() | rng.next_u64())
+                        .collect();
+                    let up: Vec<u64> = moving.iter().zip(&split).map(|(m, s)| m & s).collect();
+                    let down: Vec<u64> = moving.iter().zip(&split).map(|(m, s)| m & !s).collect();
+                    let moves = match round % 3 {
+                        0 => Moves::Up(&moving),
+                        1 => Moves::Down(&moving),
+                        _ => Moves::Both {
+                            up: &up,
+                            down: &down,
+                        },
+                    };
+                    let expected = step_clause(&mut portable, words, bits, moves);
+                    // SAFETY: AVX2 was just detected.
+                    let got = unsafe { avx2::step_clause8(&mut vector, words, moves) };
+                    assert_eq!(got, expected, "{words} words, round {round}: change");
+                    assert_eq!(vector, portable, "{words} words, round {round}: states");
+                }
+            }
+        } else {
+            eprintln!("skipping: this CPU has no AVX2");
+        }
+    }
 
     #[test]
     fn matches_naive_saturating_counters() {

@@ -43,8 +43,37 @@ pub struct SubsetSampler {
 pub struct Subset {
     words: Vec<u64>,
     /// One byte per slot, plus one where rejected darts land: the vector throw marks bytes
-    /// (no read-modify-write per dart), then packs them into `words` and clears them.
-    marks: Vec<u8>,
+    /// (no read-modify-write per dart) with the draw's `generation`, then packs the bytes
+    /// that carry it into `words`. Older marks need no clearing: they carry older
+    /// generations, and the bytes are cleared only when the generation counter wraps.
+    marks: Marks,
+}
+
+/// Dart marks of the vector throw, one byte per slot, and the mark of the current draw.
+#[derive(Clone, Debug)]
+struct Marks {
+    bytes: Vec<u8>,
+    generation: u8,
+}
+
+impl Marks {
+    /// Marks for `slots` slots (and the spare for rejected darts), none set.
+    fn new(slots: usize) -> Marks {
+        Marks {
+            bytes: vec![0; slots + 1],
+            generation: 0,
+        }
+    }
+
+    /// Starts a draw: a generation no byte carries yet (all bytes cleared after 255 draws).
+    fn next_generation(&mut self) -> u8 {
+        if self.generation == u8::MAX {
+            self.bytes.fill(0);
+            self.generation = 0;
+        }
+        self.generation += 1;
+        self.generation
+    }
 }
 
 impl Subset {
@@ -52,7 +81,7 @@ impl Subset {
     pub fn new(layout: LiteralLayout) -> Subset {
         Subset {
             words: vec![0; layout.words()],
-            marks: vec![0; layout.words() * 64 + 1],
+            marks: Marks::new(layout.words() * 64),
         }
     }
 
@@ -191,15 +220,23 @@ fn throw_dispatch(
     slots: u64,
     reject_below: u64,
     chosen: &mut [u64],
-    marks: &mut [u8],
+    marks: &mut Marks,
 ) {
     if lane_bits == 16 {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
+            let generation = marks.next_generation();
             // SAFETY: the CPU has just been found to support AVX2.
             unsafe {
-                avx2::throw16(rng, count_of, slots, reject_below, marks);
-                avx2::pack(marks, chosen);
+                avx2::throw16(
+                    rng,
+                    count_of,
+                    slots,
+                    reject_below,
+                    &mut marks.bytes,
+                    generation,
+                );
+                avx2::pack(&marks.bytes, generation, chosen);
             }
             return;
         }
@@ -324,7 +361,7 @@ mod avx2 {
     /// first word of one generator step (as `count_of(rng.next4()[0])`), then the same darts
     /// in the same order, and the same generator state afterwards, without the generator
     /// leaving the vector registers in between. A dart sets its byte of `marks` (`slots` + 1
-    /// bytes; a rejected one sets the last byte) instead of a bit.
+    /// bytes; a rejected one sets the last byte) to `generation` instead of a bit.
     ///
     /// # Safety
     /// The CPU must support AVX2.
@@ -335,6 +372,7 @@ mod avx2 {
         slots: u64,
         reject_below: u64,
         marks: &mut [u8],
+        generation: u8,
     ) {
         assert!(
             marks.len() > slots as usize,
@@ -379,12 +417,12 @@ mod avx2 {
             }
             if count >= 16 {
                 for &s in &slot {
-                    marks[s as usize] = 0xFF;
+                    marks[s as usize] = generation;
                 }
                 count -= step_accepted as usize;
             } else {
                 for (&s, &a) in slot.iter().zip(&accepted) {
-                    marks[s as usize] = 0xFF;
+                    marks[s as usize] = generation;
                     count -= a as usize;
                     if count == 0 {
                         break;
@@ -400,25 +438,25 @@ mod avx2 {
         }
     }
 
-    /// Packs the marks of [`throw16`] into one bit per slot in `chosen` (64 marks a word)
-    /// and clears them.
+    /// Packs the marks of [`throw16`] that carry `generation` into one bit per slot in
+    /// `chosen` (64 marks a word).
     ///
     /// # Safety
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn pack(marks: &mut [u8], chosen: &mut [u64]) {
-        let zero = _mm256_setzero_si256();
-        for (word, group) in chosen.iter_mut().zip(marks.chunks_exact_mut(64)) {
-            let (low, high) = group.split_at_mut(32);
+    pub(super) unsafe fn pack(marks: &[u8], generation: u8, chosen: &mut [u64]) {
+        let mark = _mm256_set1_epi8(generation as i8);
+        for (word, group) in chosen.iter_mut().zip(marks.chunks_exact(64)) {
+            let (low, high) = group.split_at(32);
             // SAFETY: each half is 32 bytes, the size of a vector.
-            unsafe {
-                let low_v = _mm256_loadu_si256(low.as_ptr().cast());
-                let high_v = _mm256_loadu_si256(high.as_ptr().cast());
-                *word = _mm256_movemask_epi8(low_v) as u32 as u64
-                    | (_mm256_movemask_epi8(high_v) as u32 as u64) << 32;
-                _mm256_storeu_si256(low.as_mut_ptr().cast(), zero);
-                _mm256_storeu_si256(high.as_mut_ptr().cast(), zero);
-            }
+            let (low_v, high_v) = unsafe {
+                (
+                    _mm256_loadu_si256(low.as_ptr().cast()),
+                    _mm256_loadu_si256(high.as_ptr().cast()),
+                )
+            };
+            *word = _mm256_movemask_epi8(_mm256_cmpeq_epi8(low_v, mark)) as u32 as u64
+                | (_mm256_movemask_epi8(_mm256_cmpeq_epi8(high_v, mark)) as u32 as u64) << 32;
         }
     }
 }
@@ -546,27 +584,38 @@ mod tests {
             for words in [1usize, 2, 78, 200] {
                 let slots = words as u64 * 64;
                 let reject_below = (1u64 << 16) % slots;
-                for count in [0usize, 1, 15, 16, 17, 526, 3000] {
-                    let mut wide = WideRng::from_rng(&mut rng);
-                    let mut copy = wide.clone();
-                    let (mut portable, mut vector) = (vec![0u64; words], vec![0u64; words]);
-                    let mut marks = vec![0u8; words * 64 + 1];
-                    let first_word = wide.next4()[0];
-                    throw::<16>(&mut wide, count, slots, reject_below, &mut portable);
-                    let mut seen = None;
-                    let count_of = |u| {
-                        seen = Some(u);
-                        count
-                    };
-                    // SAFETY: AVX2 was just detected.
-                    unsafe {
-                        avx2::throw16(&mut copy, count_of, slots, reject_below, &mut marks);
-                        avx2::pack(&mut marks, &mut vector);
+                // The same marks for every draw: 280 draws, so the generation wraps.
+                let mut marks = Marks::new(words * 64);
+                for round in 0..40 {
+                    for count in [0usize, 1, 15, 16, 17, 526, 3000] {
+                        let mut wide = WideRng::from_rng(&mut rng);
+                        let mut copy = wide.clone();
+                        let (mut portable, mut vector) = (vec![0u64; words], vec![0u64; words]);
+                        let first_word = wide.next4()[0];
+                        throw::<16>(&mut wide, count, slots, reject_below, &mut portable);
+                        let mut seen = None;
+                        let count_of = |u| {
+                            seen = Some(u);
+                            count
+                        };
+                        let generation = marks.next_generation();
+                        // SAFETY: AVX2 was just detected.
+                        unsafe {
+                            avx2::throw16(
+                                &mut copy,
+                                count_of,
+                                slots,
+                                reject_below,
+                                &mut marks.bytes,
+                                generation,
+                            );
+                            avx2::pack(&marks.bytes, generation, &mut vector);
+                        }
+                        let case = format!("{words} words, {count} darts, round {round}");
+                        assert_eq!(seen, Some(first_word), "the count's word, {case}");
+                        assert_eq!(portable, vector, "{case}");
+                        assert_eq!(wide.next4(), copy.next4(), "generator state, {case}");
                     }
-                    assert_eq!(seen, Some(first_word), "the count's word");
-                    assert_eq!(portable, vector, "{words} words, {count} darts");
-                    assert!(marks[..words * 64].iter().all(|&m| m == 0), "marks cleared");
-                    assert_eq!(wide.next4(), copy.next4(), "generator state");
                 }
             }
         } else {
