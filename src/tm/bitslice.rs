@@ -72,14 +72,31 @@ fn step_masked<const UP: bool, const DOWN: bool>(
         }
         w += CHUNK;
     }
-    for w in w..words {
+    changed[0] |= step_words::<UP, DOWN>(planes, words, bits, w, up, down);
+    changed.iter().any(|&c| c != 0)
+}
+
+/// The words from `from` on, one at a time (the tail after the whole chunks); returns the
+/// include-plane bits that changed.
+#[inline(always)]
+fn step_words<const UP: bool, const DOWN: bool>(
+    planes: &mut [u64],
+    words: usize,
+    bits: usize,
+    from: usize,
+    up: &[u64],
+    down: &[u64],
+) -> u64 {
+    let top = (bits - 1) * words;
+    let mut changed = 0;
+    for w in from..words {
         let include = planes[top + w];
         let mut carry = [if UP { up[w] } else { 0 }];
         let mut borrow = [if DOWN { down[w] } else { 0 }];
         ripple::<1, UP, DOWN>(planes, words, bits, w, &mut carry, &mut borrow);
-        changed[0] |= include ^ planes[top + w];
+        changed |= include ^ planes[top + w];
     }
-    changed.iter().any(|&c| c != 0)
+    changed
 }
 
 /// Adds `carry` and subtracts `borrow` (disjoint lanes) on the N words from `w`,
@@ -140,7 +157,7 @@ fn ripple<const N: usize, const UP: bool, const DOWN: bool>(
 /// portable ripple.
 #[cfg(target_arch = "x86_64")]
 pub mod avx2 {
-    use super::{ripple, Moves, CHUNK};
+    use super::{step_words, Moves, CHUNK};
     use std::arch::x86_64::*;
 
     /// State bits of the automata this path handles.
@@ -159,6 +176,7 @@ pub mod avx2 {
         }
     }
 
+    /// [`step_clause8`] with the directions known at compile time.
     #[inline(always)]
     unsafe fn step8<const UP: bool, const DOWN: bool>(
         planes: &mut [u64],
@@ -168,7 +186,6 @@ pub mod avx2 {
     ) -> bool {
         assert!(planes.len() == BITS * words, "plane size");
         let (up, down) = (&up[..words], &down[..words]);
-        let top = (BITS - 1) * words;
         // SAFETY (all loads and stores): every access reads or writes CHUNK words (one
         // 32-byte vector) inside `planes`, `up` or `down`, as the chunk loop's bound ensures;
         // the unaligned intrinsics accept any address.
@@ -216,14 +233,7 @@ pub mod avx2 {
             }
             w += CHUNK;
         }
-        let mut tail_changed = 0;
-        for w in w..words {
-            let include = planes[top + w];
-            let mut carry = [if UP { up[w] } else { 0 }];
-            let mut borrow = [if DOWN { down[w] } else { 0 }];
-            ripple::<1, UP, DOWN>(planes, words, BITS, w, &mut carry, &mut borrow);
-            tail_changed |= include ^ planes[top + w];
-        }
+        let tail_changed = step_words::<UP, DOWN>(planes, words, BITS, w, up, down);
         tail_changed != 0 || _mm256_testz_si256(changed, changed) == 0
     }
 }
