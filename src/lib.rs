@@ -14,6 +14,7 @@
 pub mod eval;
 pub mod features;
 pub mod game;
+pub mod huge_pages;
 pub mod nn;
 pub mod play;
 pub mod player;

@@ -10,6 +10,7 @@ use super::time_plan::TimePlan;
 use super::{Deadline, Limits, SearchGame};
 use crate::eval::Evaluator;
 use crate::game::{Game, Solved};
+use crate::huge_pages;
 use crate::rng::Rng;
 use rand::seq::SliceRandom;
 use std::collections::{HashMap, TryReserveError};
@@ -96,8 +97,7 @@ impl<G: SearchGame> AlphaBeta<G> {
     /// error when the machine cannot provide the table.
     pub fn try_new(table_bits: u32) -> Result<AlphaBeta<G>, TryReserveError> {
         let entries = 1usize.checked_shl(table_bits).unwrap_or(usize::MAX);
-        let mut table = Vec::new();
-        table.try_reserve_exact(entries)?;
+        let mut table = huge_pages::reserve(entries)?;
         table.resize(entries, None);
         Ok(AlphaBeta {
             table,

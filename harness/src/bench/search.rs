@@ -1,13 +1,16 @@
 //! `arena bench search`: MCTS simulations per second on an empty Hex board at one thread
 //! and at two (root and tree parallelism), interleaved over repeats, and alpha-beta nodes
-//! per second on checkers from the start.
+//! per second on checkers from the start and, with `--ballots`, over the positions of an
+//! opening deck with a player's own evaluation and tables.
 
 use super::cpu_seconds;
 use crate::stats::median;
+use std::path::PathBuf;
 use std::time::Instant;
 use tmbot::eval::checkers::Material;
 use tmbot::game::checkers::Checkers;
 use tmbot::game::hex::Hex;
+use tmbot::play::openings::Book;
 use tmbot::player::Player;
 use tmbot::rng;
 use tmbot::search::alphabeta::AlphaBeta;
@@ -34,6 +37,16 @@ pub struct Args {
     /// Seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// A checkers opening deck: the player of `--checkers-player` searches the position of
+    /// each of its first `--ballot-count` ballots, one after another, with a fresh game each.
+    #[arg(long)]
+    ballots: Option<PathBuf>,
+    /// Ballots searched from the deck.
+    #[arg(long, default_value_t = 24)]
+    ballot_count: usize,
+    /// The checkers player of `--ballots` (its spec bounds each search: a depth or a time).
+    #[arg(long, default_value = "alphabeta:depth=12")]
+    checkers_player: String,
 }
 
 /// Runs the search benchmark.
@@ -109,5 +122,36 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             report.score
         );
     }
+    if let Some(path) = &args.ballots {
+        ballots(path, &args)?;
+    }
+    Ok(())
+}
+
+/// Alpha-beta nodes per second over the positions of an opening deck.
+fn ballots(path: &std::path::Path, args: &Args) -> anyhow::Result<()> {
+    let book = Book::load(path).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut player =
+        Player::<Checkers>::from_spec(&args.checkers_player).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let (mut nodes, mut searched) = (0u64, 0usize);
+    let (started, cpu) = (Instant::now(), cpu_seconds());
+    for i in 0..args.ballot_count.min(book.len()) {
+        let (position, _) = book
+            .apply(i, &Checkers::new())
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        player.new_game();
+        let decision = player.decide(&position, &Limits::default(), &mut rng::seeded(args.seed));
+        if let Some(n) = decision.nodes {
+            nodes += n;
+            searched += 1;
+        }
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let cpu = cpu_seconds().zip(cpu).map_or(f64::NAN, |(b, a)| b - a);
+    println!(
+        "{}: {searched} ballots searched, {nodes} nodes in {seconds:.3} s ({cpu:.3} CPU s) = {:.0} nodes/s",
+        args.checkers_player,
+        nodes as f64 / seconds
+    );
     Ok(())
 }
