@@ -41,15 +41,34 @@ enum Bound {
     Upper,
 }
 
+/// A table entry in 16 bytes, four to a cache line (none straddles two).
 #[derive(Clone, Copy)]
-struct TtEntry<M> {
-    key: u64,
+struct TtEntry {
+    /// The position's hash, upper half (its lower bits chose the slot).
+    check: u32,
+    score: i32,
     /// The game the entry was stored in ([`AlphaBeta::new_game`] starts another).
     generation: u16,
-    depth: u32,
-    score: i32,
+    /// The best move's index among the position's legal moves in the order the game
+    /// lists them ([`NO_MOVE`] when there was none).
+    best: u16,
+    /// Remaining depth (searches stay far below 255 plies).
+    depth: u8,
     bound: Bound,
-    best: Option<M>,
+}
+
+const _: () = assert!(std::mem::size_of::<Option<TtEntry>>() == 16);
+
+/// [`TtEntry::best`] of a node without a best move.
+const NO_MOVE: u16 = u16::MAX;
+
+/// A position's hash mixed by an odd multiplier (a bijection): its upper half picks the
+/// slot and its lower half is the entry's check, so that even a game whose hashes are small
+/// numbers (below 2^32, as a toy game's) spreads over the table and never mistakes one
+/// position for another.
+fn table_key(hash: u64) -> (usize, u32) {
+    let key = hash.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    ((key >> 32) as usize, key as u32)
 }
 
 /// What an alpha-beta search found.
@@ -67,13 +86,15 @@ pub struct SearchReport<M> {
 
 /// A reusable alpha-beta searcher (its tables persist between moves).
 pub struct AlphaBeta<G: Game> {
-    table: Vec<Option<TtEntry<G::Move>>>,
+    table: Vec<Option<TtEntry>>,
     /// Entries of other generations are ignored: a new game starts a new generation.
     generation: u16,
     killers: Vec<[Option<G::Move>; 2]>,
     history: HashMap<G::Move, i64, BuildHasherDefault<MoveHasher>>,
     /// Reused move lists, one per ply, with their ordering keys.
-    buffers: Vec<Vec<(i64, G::Move)>>,
+    /// Per ply: the moves in search order with their sort keys and their indices among
+    /// the legal moves.
+    buffers: Vec<Vec<(i64, u16, G::Move)>>,
     /// Scratch list for move generation.
     legal: Vec<G::Move>,
     nodes: u64,
@@ -117,7 +138,7 @@ impl<G: SearchGame> AlphaBeta<G> {
 
     /// Bytes of one transposition table entry (for sizing a table in megabytes).
     pub fn entry_bytes() -> usize {
-        std::mem::size_of::<Option<TtEntry<G::Move>>>()
+        std::mem::size_of::<Option<TtEntry>>()
     }
 
     /// The same searcher probing the game's solved tables (loaded by
@@ -321,7 +342,8 @@ impl<G: SearchGame> AlphaBeta<G> {
         if self.out_of_budget() {
             return 0;
         }
-        let slot = (game.hash() as usize) & (self.table.len() - 1);
+        let (high, check) = table_key(game.hash());
+        let slot = high & (self.table.len() - 1);
         prefetch(&self.table[slot]);
         if let Some(outcome) = game.outcome() {
             return match outcome.winner {
@@ -352,7 +374,7 @@ impl<G: SearchGame> AlphaBeta<G> {
             return centi_score(evaluator.evaluate_one(game).value);
         }
         self.threat_extended |= threat_extension;
-        let score = self.search_moves(game, depth, alpha, beta, ply, slot, evaluator);
+        let score = self.search_moves(game, depth, alpha, beta, ply, (slot, check), evaluator);
         if threat_extension {
             self.threat_extended = false;
         }
@@ -368,16 +390,16 @@ impl<G: SearchGame> AlphaBeta<G> {
         mut alpha: i32,
         beta: i32,
         ply: usize,
-        slot: usize,
+        (slot, check): (usize, u32),
         evaluator: &dyn Evaluator<G>,
     ) -> i32 {
-        let mut table_move = None;
+        let mut table_move = NO_MOVE;
         let generation = self.generation;
         if let Some(entry) =
-            self.table[slot].filter(|e| e.key == game.hash() && e.generation == generation)
+            self.table[slot].filter(|e| e.check == check && e.generation == generation)
         {
             table_move = entry.best;
-            if entry.depth >= depth {
+            if u32::from(entry.depth) >= depth {
                 let score = score_from_table(entry.score, ply);
                 let cut = match entry.bound {
                     Bound::Exact => true,
@@ -393,11 +415,11 @@ impl<G: SearchGame> AlphaBeta<G> {
         let mut moves = self.ordered_moves(game, table_move, ply);
         let alpha_start = alpha;
         let mut best_score = -INFINITY;
-        let mut best_move = None;
+        let mut best_move = NO_MOVE;
         // Late moves of a quiet node (no capture to make, none threatened) are searched a
         // ply shallower first, and again at full depth only if they beat alpha.
         let reducible = depth >= REDUCE_FROM_DEPTH && game.is_quiet() && !game.is_threatened();
-        for (i, &(_, mv)) in moves.iter().enumerate() {
+        for (i, &(_, index, mv)) in moves.iter().enumerate() {
             game.play(mv);
             let mut score = alpha + 1;
             if reducible && i >= REDUCE_AFTER_MOVES {
@@ -420,7 +442,7 @@ impl<G: SearchGame> AlphaBeta<G> {
             }
             if score > best_score {
                 best_score = score;
-                best_move = Some(mv);
+                best_move = index;
             }
             if score > alpha {
                 alpha = score;
@@ -448,9 +470,9 @@ impl<G: SearchGame> AlphaBeta<G> {
             Bound::Exact
         };
         self.table[slot] = Some(TtEntry {
-            key: game.hash(),
+            check,
             generation: self.generation,
-            depth,
+            depth: depth.min(u32::from(u8::MAX)) as u8,
             score: score_to_table(best_score, ply),
             bound,
             best: best_move,
@@ -458,21 +480,19 @@ impl<G: SearchGame> AlphaBeta<G> {
         best_score
     }
 
-    /// The legal moves in search order: table move, killers, then by history score.
-    fn ordered_moves(
-        &mut self,
-        game: &G,
-        table_move: Option<G::Move>,
-        ply: usize,
-    ) -> Vec<(i64, G::Move)> {
+    /// The legal moves in search order (table move, killers, then by history score), each
+    /// with its sort key and its index among the legal moves. `table_move` is an index.
+    fn ordered_moves(&mut self, game: &G, table_move: u16, ply: usize) -> Vec<(i64, u16, G::Move)> {
         if self.buffers.len() <= ply {
             self.buffers.resize_with(ply + 1, Vec::new);
         }
         let mut ordered = std::mem::take(&mut self.buffers[ply]);
         game.legal_moves(&mut self.legal);
         let killers = self.killers[ply];
-        ordered.extend(self.legal.iter().map(|&mv| {
-            let key = if Some(mv) == table_move {
+        ordered.extend(self.legal.iter().enumerate().map(|(i, &mv)| {
+            // Lists longer than the index can name keep their extra moves unnamed.
+            let index = u16::try_from(i).unwrap_or(NO_MOVE);
+            let key = if index == table_move && index != NO_MOVE {
                 i64::MIN
             } else if Some(mv) == killers[0] {
                 i64::MIN + 1
@@ -481,9 +501,9 @@ impl<G: SearchGame> AlphaBeta<G> {
             } else {
                 -self.history.get(&mv).copied().unwrap_or(0)
             };
-            (key, mv)
+            (key, index, mv)
         }));
-        ordered.sort_by_key(|&(key, _)| key);
+        ordered.sort_by_key(|&(key, _, _)| key);
         ordered
     }
 }
