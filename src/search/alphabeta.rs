@@ -393,6 +393,9 @@ impl<G: SearchGame> AlphaBeta<G> {
         (slot, check): (usize, u32),
         evaluator: &dyn Evaluator<G>,
     ) -> i32 {
+        // The moves are generated while the table entry, prefetched by the caller, is still
+        // on its way from memory; a cut by the entry wastes them, but that is the rarer case.
+        game.legal_moves(&mut self.legal);
         let mut table_move = NO_MOVE;
         let generation = self.generation;
         if let Some(entry) =
@@ -412,7 +415,7 @@ impl<G: SearchGame> AlphaBeta<G> {
             }
         }
 
-        let mut moves = self.ordered_moves(game, table_move, ply);
+        let mut moves = self.ordered_moves(table_move, ply);
         let alpha_start = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = NO_MOVE;
@@ -480,14 +483,14 @@ impl<G: SearchGame> AlphaBeta<G> {
         best_score
     }
 
-    /// The legal moves in search order (table move, killers, then by history score), each
-    /// with its sort key and its index among the legal moves. `table_move` is an index.
-    fn ordered_moves(&mut self, game: &G, table_move: u16, ply: usize) -> Vec<(i64, u16, G::Move)> {
+    /// The legal moves (already generated into `legal`) in search order (table move,
+    /// killers, then by history score), each with its sort key and its index among the legal
+    /// moves. `table_move` is an index.
+    fn ordered_moves(&mut self, table_move: u16, ply: usize) -> Vec<(i64, u16, G::Move)> {
         if self.buffers.len() <= ply {
             self.buffers.resize_with(ply + 1, Vec::new);
         }
         let mut ordered = std::mem::take(&mut self.buffers[ply]);
-        game.legal_moves(&mut self.legal);
         let killers = self.killers[ply];
         ordered.extend(self.legal.iter().enumerate().map(|(i, &mv)| {
             // Lists longer than the index can name keep their extra moves unnamed.
