@@ -27,7 +27,7 @@ pub struct PlayerKind {
     pub options: &'static [(&'static str, &'static str)],
 }
 
-/// Largest transposition table, as a power of two (2^26 entries take about 1.5 GiB).
+/// Largest transposition table, as a power of two (2^26 entries of 16 bytes take 1 GiB).
 pub const MAX_TABLE_BITS: u32 = 26;
 /// Smallest transposition table, as a power of two.
 pub const MIN_TABLE_BITS: u32 = 10;
@@ -98,7 +98,7 @@ pub const PLAYERS: &[PlayerKind] = &[
             ("eval-white", EVAL_WHITE_DOC),
             (
                 "tt",
-                "transposition table size as a power of two, 10 to 26 (default 20)",
+                "transposition table size as a power of two, 10 to 26 (default 20; 16 bytes an entry)",
             ),
             (
                 "endgame",

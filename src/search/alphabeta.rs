@@ -44,7 +44,8 @@ enum Bound {
 /// A table entry in 16 bytes, four to a cache line (none straddles two).
 #[derive(Clone, Copy)]
 struct TtEntry {
-    /// The position's hash, upper half (its lower bits chose the slot).
+    /// The lower half of the position's mixed hash ([`table_key`]; the upper half chose
+    /// the slot).
     check: u32,
     score: i32,
     /// The game the entry was stored in ([`AlphaBeta::new_game`] starts another).
@@ -91,9 +92,8 @@ pub struct AlphaBeta<G: Game> {
     generation: u16,
     killers: Vec<[Option<G::Move>; 2]>,
     history: HashMap<G::Move, i64, BuildHasherDefault<MoveHasher>>,
-    /// Reused move lists, one per ply, with their ordering keys.
-    /// Per ply: the moves in search order with their sort keys and their indices among
-    /// the legal moves.
+    /// Reused move lists, one per ply: the moves in search order with their sort keys and
+    /// their indices among the legal moves.
     buffers: Vec<Vec<(i64, u16, G::Move)>>,
     /// Scratch list for move generation.
     legal: Vec<G::Move>,
