@@ -41,8 +41,9 @@ enum Bound {
     Upper,
 }
 
-/// A table entry in 16 bytes, four to a cache line (none straddles two).
+/// A table entry in 16 bytes, aligned to them: four to a cache line, none straddling two.
 #[derive(Clone, Copy)]
+#[repr(align(16))]
 struct TtEntry {
     /// The lower half of the position's mixed hash ([`table_key`]; the upper half chose
     /// the slot).
@@ -58,7 +59,9 @@ struct TtEntry {
     bound: Bound,
 }
 
-const _: () = assert!(std::mem::size_of::<Option<TtEntry>>() == 16);
+const _: () = assert!(
+    std::mem::size_of::<Option<TtEntry>>() == 16 && std::mem::align_of::<Option<TtEntry>>() == 16
+);
 
 /// [`TtEntry::best`] of a node without a best move.
 const NO_MOVE: u16 = u16::MAX;
