@@ -10,7 +10,7 @@ use tmbot::rng::{seeded, substream, substream_pair, Rng, WideRng};
 use tmbot::tm::bank::{ClauseBank, FeedbackScratch, TypeI};
 use tmbot::tm::literals::LiteralLayout;
 use tmbot::tm::multiclass::CLAUSE_BLOCK;
-use tmbot::tm::sampler::{Subset, SubsetSampler};
+use tmbot::tm::sampler::{Subset, SubsetSampler, SubsetSource};
 use tmbot::tm::{CoalescedTm, Dataset, MultiClassTm, Params};
 
 /// A 1-clause bank over 3 features with literal states `states` (x0 x1 x2 !x0 !x1 !x2).
@@ -220,8 +220,8 @@ struct NaiveTm {
     states: Vec<Vec<Vec<u32>>>,
     weights: Vec<Vec<u32>>,
     main: Rng,
-    /// One stream per (class, block).
-    streams: Vec<Vec<(Rng, WideRng)>>,
+    /// One selection stream and one source of subsets per (class, block).
+    streams: Vec<Vec<(Rng, SubsetSource)>>,
     sampler: SubsetSampler,
 }
 
@@ -239,7 +239,8 @@ impl NaiveTm {
                     (0..blocks)
                         .map(|_| {
                             id += 1;
-                            substream_pair(params.seed, id)
+                            let (rng, darts) = substream_pair(params.seed, id);
+                            (rng, SubsetSource::new(darts))
                         })
                         .collect()
                 })
@@ -312,12 +313,16 @@ impl NaiveTm {
         let f = self.features;
         let max = (1u32 << self.params.state_bits) - 1;
         let (rng, darts) = &mut self.streams[c][j / CLAUSE_BLOCK];
+        let positive = j % 2 == 0;
+        // Only a clause of Type I, or of Type II that output 1, draws its selection.
+        if target != positive && !out {
+            return;
+        }
         let r = rng.random_range(0..2 * t);
         if !(if target { r < t - v } else { r < t + v }) {
             return;
         }
         let value = |l: usize| if l < f { x[l] } else { !x[l - f] };
-        let positive = j % 2 == 0;
         let state = &mut self.states[c][j];
         if target == positive {
             let layout = LiteralLayout::new(f);
@@ -326,7 +331,7 @@ impl NaiveTm {
             let ia = out && within;
             // Type Ia and Ib draw their 1/s subset over all literals.
             let mut subset = Subset::new(layout);
-            self.sampler.draw(darts, &mut subset);
+            self.sampler.draw_from(darts, &mut subset);
             let drawn = subset.words();
             let in_drawn = |l: usize| {
                 let (w, b) = layout.slot(l);

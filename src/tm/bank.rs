@@ -10,8 +10,10 @@
 //! their masks, rebuilt after a feedback that changed the mask. A clause includes few
 //! literals (on 7x7 Hex, 14 to 19 of 78 words hold them), so evaluating it reads a handful of
 //! words instead of the whole plane; the first five sit with the count in one cache line.
-//! Short layouts (at most four words, such as checkers' 256 literals) are evaluated from the
-//! include plane itself, read whole: following the index would cost more than it saves.
+//! Short layouts (at most four words, such as checkers' 256 literals) are evaluated from a
+//! copy of the include plane read whole (following the index would cost more than it saves),
+//! kept apart from the states so that one sample's evaluations stream through a few
+//! contiguous kilobytes instead of one line out of every clause's states.
 //!
 //! Feedback draws its 1/s subset over all literals (a step toward exclude of an automaton
 //! at 0 changes nothing, so the result is the same as drawing over the ones that can move)
@@ -34,6 +36,8 @@ pub struct ClauseBank {
     head: Vec<IndexHead>,
     /// ... and the others (from `clause * (words - HEAD)`).
     rest: Vec<IncludeWord>,
+    /// Short layouts: the include planes, one after the other (empty otherwise).
+    dense: Vec<u64>,
 }
 
 /// Include words in an [`IndexHead`].
@@ -41,6 +45,9 @@ const HEAD: usize = 5;
 
 /// Layouts of at most this many words are evaluated from the include plane itself.
 const DENSE_WORDS: usize = 4;
+
+/// How many clauses ahead evaluation loops prefetch a clause's include index.
+const INDEX_AHEAD: usize = 4;
 
 /// The start of a clause's include index: unused entries have empty masks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -139,6 +146,11 @@ impl ClauseBank {
             states,
             head: vec![IndexHead::default(); clauses],
             rest: vec![IncludeWord::default(); clauses * words.saturating_sub(HEAD)],
+            dense: if words <= DENSE_WORDS {
+                vec![0; clauses * words]
+            } else {
+                Vec::new()
+            },
         };
         for clause in 0..clauses {
             bank.reindex(clause);
@@ -170,6 +182,10 @@ impl ClauseBank {
         }
         head.len = len as u32;
         self.head[clause] = head;
+        if words <= DENSE_WORDS {
+            self.dense[clause * words..(clause + 1) * words]
+                .copy_from_slice(&self.states[top..top + words]);
+        }
     }
 
     /// The non-zero words of the include mask of `clause`, in two parts.
@@ -260,14 +276,13 @@ impl ClauseBank {
         if words <= DENSE_WORDS {
             // A short include mask is read whole: no index to follow.
             let literals = &literals[..words];
+            let includes = &self.dense[clause * words..(clause + 1) * words];
             let violated = match keep {
-                None => self
-                    .includes(clause)
+                None => includes
                     .iter()
                     .zip(literals)
                     .fold(0, |acc, (&m, &l)| acc | (m & !l)),
-                Some(keep) => self
-                    .includes(clause)
+                Some(keep) => includes
                     .iter()
                     .zip(literals)
                     .zip(&keep[..words])
@@ -285,6 +300,40 @@ impl ClauseBank {
         head_violated == 0 && rest.iter().all(|e| violated(e.mask, e.word) == 0)
     }
 
+    /// [`ClauseBank::output_learning`] of every clause, into `outputs`. Short layouts run
+    /// through their include copies in one pass, each clause one AND per word against the
+    /// literals it needs at 1 (the sample's 0s, not dropped); the others follow their
+    /// indexes, loading a few clauses ahead.
+    pub fn outputs_learning(&self, literals: &[u64], keep: Option<&[u64]>, outputs: &mut [bool]) {
+        let outputs = &mut outputs[..self.clauses];
+        match self.layout.words() {
+            2 => self.dense_outputs::<2>(literals, keep, outputs),
+            4 => self.dense_outputs::<4>(literals, keep, outputs),
+            _ => {
+                for (i, out) in outputs.iter_mut().enumerate() {
+                    self.prefetch_index(i + INDEX_AHEAD);
+                    *out = self.output_learning(i, literals, keep);
+                }
+            }
+        }
+    }
+
+    /// [`ClauseBank::outputs_learning`] for a short layout of `W` words.
+    #[inline(always)]
+    fn dense_outputs<const W: usize>(
+        &self,
+        literals: &[u64],
+        keep: Option<&[u64]>,
+        outputs: &mut [bool],
+    ) {
+        let needed: [u64; W] =
+            std::array::from_fn(|w| !literals[w] & keep.map_or(u64::MAX, |k| k[w]));
+        for (out, includes) in outputs.iter_mut().zip(self.dense.chunks_exact(W)) {
+            let violated = (0..W).fold(0, |acc, w| acc | (includes[w] & needed[w]));
+            *out = violated == 0;
+        }
+    }
+
     /// Clause output at prediction: like learning, except that an empty clause outputs 0.
     #[inline]
     pub fn output_predicting(&self, clause: usize, literals: &[u64]) -> bool {
@@ -295,13 +344,16 @@ impl ClauseBank {
     /// entries after it; a short include mask itself): evaluation loops call it a few
     /// clauses ahead.
     #[inline(always)]
-    pub fn prefetch_index(&self, clause: usize) {
+    fn prefetch_index(&self, clause: usize) {
         #[cfg(target_arch = "x86_64")]
         if clause < self.clauses {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            if self.layout.words() <= DENSE_WORDS {
-                // SAFETY: a prefetch only hints the cache; the address is inside `states`.
-                unsafe { _mm_prefetch::<_MM_HINT_T0>(self.includes(clause).as_ptr().cast()) };
+            let words = self.layout.words();
+            if words <= DENSE_WORDS {
+                // SAFETY: a prefetch only hints the cache; the address is inside `dense`.
+                unsafe {
+                    _mm_prefetch::<_MM_HINT_T0>(self.dense[clause * words..].as_ptr().cast())
+                };
                 return;
             }
             let rest = clause * self.layout.words().saturating_sub(HEAD);

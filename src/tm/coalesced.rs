@@ -13,17 +13,15 @@
 //! Reproducibility is as in [`crate::tm::multiclass`]: blocks of clauses with their own
 //! random streams, the main stream for the order and the negative classes.
 
-use crate::rng::{self, Rng, WideRng};
+use crate::rng::{self, Rng};
 use crate::tm::bank::{ClauseBank, FeedbackScratch, TypeI};
 use crate::tm::data::Dataset;
 use crate::tm::inference::{CompiledClause, InferenceModel};
 use crate::tm::literals::LiteralLayout;
-use crate::tm::multiclass::{
-    included_literals, shuffled, SampleLiterals, CLAUSE_BLOCK, INDEX_AHEAD,
-};
+use crate::tm::multiclass::{included_literals, shuffled, SampleLiterals, CLAUSE_BLOCK};
 use crate::tm::params::Params;
 use crate::tm::rounds;
-use crate::tm::sampler::SubsetSampler;
+use crate::tm::sampler::{SubsetSampler, SubsetSource};
 use rand::Rng as _;
 
 /// A block of the shared pool.
@@ -35,7 +33,7 @@ struct PoolBlock {
     /// Feedback selection.
     rng: Rng,
     /// The 1/s subsets.
-    darts: WideRng,
+    darts: SubsetSource,
     outputs: Vec<bool>,
     /// The (clause, update) pairs that get feedback for the current sample.
     acting: Vec<(u32, u8)>,
@@ -56,10 +54,9 @@ struct Step<'a> {
 
 impl PoolBlock {
     fn votes(&mut self, literals: &[u64], classes: usize, sums: &mut [i64]) {
-        for i in 0..self.bank.clauses() {
-            self.bank.prefetch_index(i + INDEX_AHEAD);
-            let out = self.bank.output_learning(i, literals, None);
-            self.outputs[i] = out;
+        self.bank
+            .outputs_learning(literals, None, &mut self.outputs);
+        for (i, &out) in self.outputs.iter().enumerate() {
             if out {
                 for (s, &w) in sums
                     .iter_mut()
@@ -74,20 +71,34 @@ impl PoolBlock {
     fn feedback(&mut self, step: &Step) {
         let t = step.params.threshold;
         let type_i = TypeI::of(step.params, step.sampler);
-        // Selections first (their stream serves nothing else), then the updates, with the
-        // next clause's states loading while this one is updated. The generator works on a
-        // local copy (kept in registers), and every pair is written to `acting`, which counts
-        // it only when chosen (no branch on a random outcome).
-        let mut rng = self.rng.clone();
+        // A (clause, class) pair acts when selected and it is of Type I, or the clause output
+        // 1: the others get no selection draw. Only a clause that output 1 changes its
+        // weights here, so the weights read now tell the Type of every pair that could be
+        // skipped. Selections come first (their stream serves nothing else), then the
+        // updates, with the next clause's states loading while this one is updated. The
+        // generator works on a local copy (kept in registers), and both passes write every
+        // pair to `acting` and count it only when it passes (no branch on the data).
+        let classes = step.classes;
         self.acting
             .resize(self.bank.clauses() * step.updates.len(), (0, 0));
-        let mut acting = 0;
-        for i in 0..self.bank.clauses() {
-            for (u, &(_, target, sum)) in step.updates.iter().enumerate() {
-                let r = rng.random_range(0..2 * t);
-                self.acting[acting] = (i as u32, u as u8);
-                acting += (if target { r < t - sum } else { r < t + sum }) as usize;
+        let mut candidates = 0;
+        for (i, &output) in self.outputs.iter().enumerate() {
+            for (u, &(class, target, _)) in step.updates.iter().enumerate() {
+                let of_type_i = (self.weights[i * classes + class] >= 0) == target;
+                self.acting[candidates] = (i as u32, u as u8);
+                candidates += (output | of_type_i) as usize;
             }
+        }
+        let below = step
+            .updates
+            .map(|(_, target, sum)| if target { t - sum } else { t + sum });
+        let mut rng = self.rng.clone();
+        let mut acting = 0;
+        for n in 0..candidates {
+            let pair = self.acting[n];
+            let r = rng.random_range(0..2 * t);
+            self.acting[acting] = pair;
+            acting += (r < below[pair.1 as usize]) as usize;
         }
         self.acting.truncate(acting);
         self.rng = rng;
@@ -174,7 +185,7 @@ impl CoalescedTm {
                     bank: ClauseBank::new(layout, params.state_bits, len),
                     weights,
                     rng,
-                    darts,
+                    darts: SubsetSource::new(darts),
                     outputs: vec![false; len],
                     acting: Vec::with_capacity(2 * len),
                     scratch: FeedbackScratch::new(layout),

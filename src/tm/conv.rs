@@ -9,14 +9,14 @@
 //! (`rng::substream(seed, 0)`); class c's clauses draw from `rng::substream(seed, c + 1)`.
 //! The two classes updated by a sample run in parallel, each on its own stream.
 
-use crate::rng::{self, Rng, WideRng};
+use crate::rng::{self, Rng};
 use crate::tm::bank::{ClauseBank, FeedbackScratch, TypeI};
 use crate::tm::data::Dataset;
 use crate::tm::literals::LiteralLayout;
 use crate::tm::multiclass::{adjust_weight, argmax, included_literals, shuffled, MultiClassTm};
 use crate::tm::params::Params;
 use crate::tm::patches::PatchGrid;
-use crate::tm::sampler::SubsetSampler;
+use crate::tm::sampler::{SubsetSampler, SubsetSource};
 use rand::Rng as _;
 use rayon::prelude::*;
 
@@ -46,7 +46,7 @@ struct ConvClass {
     /// Feedback selection and patches.
     rng: Rng,
     /// The 1/s subsets.
-    darts: WideRng,
+    darts: SubsetSource,
     active: Vec<bool>,
     /// Per clause, a bit set of the patches it matched (`patch_words` words each).
     matches: Vec<u64>,
@@ -169,7 +169,7 @@ impl ConvTm {
                     bank: ClauseBank::new(layout, params.state_bits, params.clauses),
                     weights: vec![1; params.clauses],
                     rng,
-                    darts,
+                    darts: SubsetSource::new(darts),
                     active: vec![true; params.clauses],
                     matches: vec![0; params.clauses * patch_words],
                     patch_words,

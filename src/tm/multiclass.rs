@@ -10,7 +10,7 @@
 //! another block's stream and class sums are integer sums, so a seed gives the same model
 //! whatever the number of threads.
 
-use crate::rng::{self, Rng, WideRng};
+use crate::rng::{self, Rng};
 use crate::tm::bank::{Applied, ClauseBank, FeedbackScratch, TypeI};
 use crate::tm::counter_draws::{self, SampleDraws};
 use crate::tm::data::Dataset;
@@ -18,14 +18,11 @@ use crate::tm::inference::{CompiledClause, InferenceModel};
 use crate::tm::literals::LiteralLayout;
 use crate::tm::params::Params;
 use crate::tm::rounds;
-use crate::tm::sampler::SubsetSampler;
+use crate::tm::sampler::{SubsetSampler, SubsetSource};
 use rand::Rng as _;
 
 /// Clauses per block (the unit of parallel work and of random streams).
 pub const CLAUSE_BLOCK: usize = 128;
-
-/// How many clauses ahead evaluation loops prefetch a clause's include index.
-pub(crate) const INDEX_AHEAD: usize = 4;
 
 /// A block of one class's clauses with its weights, random stream and scratch space.
 #[derive(Clone, Debug)]
@@ -37,7 +34,7 @@ pub(crate) struct Block {
     /// Feedback selection.
     rng: Rng,
     /// The 1/s subsets.
-    darts: WideRng,
+    darts: SubsetSource,
     outputs: Vec<bool>,
     pub(crate) active: Vec<bool>,
     /// The clauses that get feedback for the current sample.
@@ -87,7 +84,7 @@ impl Block {
             first,
             weights: vec![1; len],
             rng,
-            darts,
+            darts: SubsetSource::new(darts),
             outputs: vec![false; len],
             active: vec![true; len],
             acting: Vec::with_capacity(len),
@@ -106,14 +103,24 @@ impl Block {
 
     /// Computes the learning outputs and returns this block's part of the class sum.
     fn vote_learning(&mut self, literals: &[u64], keep: Option<&[u64]>) -> i64 {
+        self.bank
+            .outputs_learning(literals, keep, &mut self.outputs);
         let mut sum = 0i64;
-        for i in 0..self.bank.clauses() {
-            self.bank.prefetch_index(i + INDEX_AHEAD);
-            let out = self.active[i] && self.bank.output_learning(i, literals, keep);
-            self.outputs[i] = out;
-            if out {
-                sum += (self.polarity(i) * self.weights[i] as i32) as i64;
-            }
+        let first = self.first;
+        for (i, ((out, &active), &weight)) in self
+            .outputs
+            .iter_mut()
+            .zip(&self.active)
+            .zip(&self.weights)
+            .enumerate()
+        {
+            *out &= active;
+            let vote = if (first + i) % 2 == 0 {
+                weight as i64
+            } else {
+                -(weight as i64)
+            };
+            sum += *out as i64 * vote;
         }
         sum
     }
@@ -123,34 +130,40 @@ impl Block {
     fn feedback(&mut self, update: Update, fb: &Feedback, device_draws: Option<&SampleDraws>) {
         let t = fb.params.threshold;
         let type_i = TypeI::of(fb.params, fb.sampler);
-        // The selection stream serves nothing else, so drawing every clause's selection
-        // first gives the same draws as clause by clause; then the states of the next clause
-        // to update load while this one is updated.
-        // The generator works on a local copy (kept in registers, not stored back at every
-        // draw), and every clause is written to `acting`, which counts it only when it acts
-        // (no branch on a random outcome).
+        // A clause acts when selected and it is of Type I, or of Type II and output 1: the
+        // others get no selection draw. The selection stream serves nothing else, so drawing
+        // every selection first gives the same draws as clause by clause; then the states of
+        // the next clause to update load while this one is updated. Both passes write every
+        // clause to `acting` and count it only when it passes (no branch on the data), and
+        // the generator works on a local copy (kept in registers, not stored back at every
+        // draw).
         let clauses = self.bank.clauses();
+        let offset = self.first;
+        let acting = &mut self.acting;
+        acting.resize(clauses, 0);
+        let mut candidates = 0;
+        for (i, (&active, &output)) in self.active.iter().zip(&self.outputs).enumerate() {
+            let of_type_i = update.target == ((offset + i) % 2 == 0);
+            acting[candidates] = i as u32;
+            candidates += (active & (of_type_i | output)) as usize;
+        }
+        let below = if update.target {
+            t - update.sum
+        } else {
+            t + update.sum
+        };
         let mut rng = self.rng.clone();
-        self.acting.resize(clauses, 0);
-        let mut acting = 0;
-        for i in 0..clauses {
-            if !self.active[i] {
-                continue;
-            }
+        let mut chosen = 0;
+        for n in 0..candidates {
+            let i = acting[n];
             let r = match device_draws {
                 None => rng.random_range(0..2 * t),
-                Some(draws) => draws.clause(self.first + i).selection(t),
+                Some(draws) => draws.clause(offset + i as usize).selection(t),
             };
-            let chosen = if update.target {
-                r < t - update.sum
-            } else {
-                r < t + update.sum
-            };
-            let acts = chosen & ((update.target == (self.polarity(i) > 0)) | self.outputs[i]);
-            self.acting[acting] = i as u32;
-            acting += acts as usize;
+            acting[chosen] = i;
+            chosen += (r < below) as usize;
         }
-        self.acting.truncate(acting);
+        acting.truncate(chosen);
         self.rng = rng;
         if let Some(&first) = self.acting.first() {
             self.bank.prefetch(first as usize);

@@ -105,19 +105,104 @@ enum Darts {
     All,
     /// Darts at the slots; `invert` keeps the literals NOT hit (p above 1/2).
     Throw {
-        /// `cdf[k]` = P(K <= first + k) x 2^64 for the dart count K.
-        cdf: Vec<u64>,
-        /// The smallest count with a non-zero entry.
-        first: usize,
-        /// `guide[j]`: the number of `cdf` entries not above j x 2^56, where the search for
-        /// a draw with top byte j starts.
-        guide: Vec<u32>,
-        /// Bits of one uniform draw (16 or 32): 64 / lane_bits draws per random word.
-        lane_bits: u32,
-        /// Draws whose low part is below this are rejected (2^lane_bits mod S).
-        reject_below: u64,
+        /// One subset's throw.
+        single: Throw,
+        /// Where the slots of several subsets fit 16-bit draws: one throw over all of them
+        /// (a [`SubsetSource`]'s stock).
+        stock: Option<Throw>,
         invert: bool,
     },
+}
+
+/// The settings of a dart throw over a number of slots, each hit with one probability.
+#[derive(Clone, Debug)]
+struct Throw {
+    slots: u64,
+    /// `cdf[k]` = P(K <= first + k) x 2^64 for the dart count K.
+    cdf: Vec<u64>,
+    /// The smallest count with a non-zero entry.
+    first: usize,
+    /// `guide[j]`: the number of `cdf` entries not above j x 2^56, where the search for
+    /// a draw with top byte j starts.
+    guide: Vec<u32>,
+    /// Bits of one uniform draw (16 or 32): 64 / lane_bits draws per random word.
+    lane_bits: u32,
+    /// Draws whose low part is below this are rejected (2^lane_bits mod S).
+    reject_below: u64,
+}
+
+/// At most this many subsets are drawn in one throw ...
+const STOCK_SUBSETS: u64 = 16;
+
+/// ... over at most this many slots, so that a stock's marks stay in the first-level cache
+/// (a stock pays where a subset takes few darts and a throw's fixed costs weigh).
+const STOCK_SLOTS: u64 = 8192;
+
+impl Throw {
+    /// A throw at `slots` slots that hits each slot with probability `hit` (below 1).
+    fn new(slots: u64, hit: f64) -> Throw {
+        let lambda = slots as f64 * -(-hit).ln_1p();
+        let (first, cdf) = poisson_cdf(lambda);
+        let guide = (0..256u64)
+            .map(|j| cdf.partition_point(|&c| c <= j << 56) as u32)
+            .collect();
+        let lane_bits = if Throw::fits_16_bits(slots) { 16 } else { 32 };
+        Throw {
+            slots,
+            cdf,
+            first,
+            guide,
+            lane_bits,
+            reject_below: (1u64 << lane_bits) % slots,
+        }
+    }
+
+    /// Whether 16-bit draws (four per random word) suit `slots` slots: they waste under 2%
+    /// to rejection.
+    fn fits_16_bits(slots: u64) -> bool {
+        slots <= 1 << 16 && (1 << 16) % slots <= (1 << 16) / 50
+    }
+
+    /// The throw for a stock of subsets of `slots` slots: the most subsets (2 to
+    /// [`STOCK_SUBSETS`], [`STOCK_SLOTS`] slots in all) whose slots together fit 16-bit
+    /// draws, if any.
+    fn stock(slots: u64, hit: f64) -> Option<Throw> {
+        (2..=STOCK_SUBSETS)
+            .rev()
+            .find(|n| n * slots <= STOCK_SLOTS && Throw::fits_16_bits(n * slots))
+            .map(|n| Throw::new(n * slots, hit))
+    }
+
+    /// Hits the slots of `chosen` (`slots` / 64 words, overwritten): each independently
+    /// with the throw's probability.
+    #[inline]
+    fn throw(&self, rng: &mut WideRng, chosen: &mut [u64], marks: &mut Marks) {
+        let Throw {
+            slots,
+            cdf,
+            first,
+            guide,
+            lane_bits,
+            reject_below,
+        } = self;
+        // The dart count: `first` plus the CDF entries not above a uniform word.
+        let count_of = |u: u64| {
+            let mut below = guide[(u >> 56) as usize] as usize;
+            while below < cdf.len() && cdf[below] <= u {
+                below += 1;
+            }
+            first + below
+        };
+        throw_dispatch(
+            *lane_bits,
+            rng,
+            count_of,
+            *slots,
+            *reject_below,
+            chosen,
+            marks,
+        );
+    }
 }
 
 impl SubsetSampler {
@@ -132,23 +217,9 @@ impl SubsetSampler {
             let invert = p > 0.5;
             let hit = if invert { 1.0 - p } else { p };
             let slots = layout.words() as u64 * 64;
-            let lambda = slots as f64 * -(-hit).ln_1p();
-            let (first, cdf) = poisson_cdf(lambda);
-            let guide = (0..256u64)
-                .map(|j| cdf.partition_point(|&c| c <= j << 56) as u32)
-                .collect();
-            // 16-bit draws (four per random word) when they waste under 2% to rejection.
-            let lane_bits = if slots <= 1 << 16 && (1 << 16) % slots <= (1 << 16) / 50 {
-                16
-            } else {
-                32
-            };
             Darts::Throw {
-                cdf,
-                first,
-                guide,
-                lane_bits,
-                reject_below: (1u64 << lane_bits) % slots,
+                single: Throw::new(slots, hit),
+                stock: Throw::stock(slots, hit),
                 invert,
             }
         };
@@ -168,43 +239,91 @@ impl SubsetSampler {
                     *c = self.layout.valid(w);
                 }
             }
-            Darts::Throw {
-                cdf,
-                first,
-                guide,
-                lane_bits,
-                reject_below,
-                invert,
-            } => {
-                // The dart count: `first` plus the CDF entries not above a uniform word.
-                let count_of = |u: u64| {
-                    let mut below = guide[(u >> 56) as usize] as usize;
-                    while below < cdf.len() && cdf[below] <= u {
-                        below += 1;
-                    }
-                    first + below
-                };
-                let slots = self.layout.words() as u64 * 64;
-                throw_dispatch(
-                    *lane_bits,
-                    rng,
-                    count_of,
-                    slots,
-                    *reject_below,
-                    chosen,
-                    marks,
-                );
-                if *invert {
-                    for c in chosen.iter_mut() {
-                        *c = !*c;
-                    }
-                }
-                // Only the last word of each half has padding.
-                for w in [self.layout.half_words - 1, self.layout.words() - 1] {
-                    chosen[w] &= self.layout.valid(w);
-                }
+            Darts::Throw { single, invert, .. } => {
+                single.throw(rng, chosen, marks);
+                self.finish(chosen, *invert);
             }
         }
+    }
+
+    /// Draws into `subset` as [`SubsetSampler::draw`] does, from `source`'s stock where
+    /// this sampler draws several subsets in one throw (refilled when empty), else from its
+    /// stream directly.
+    #[inline]
+    pub fn draw_from(&self, source: &mut SubsetSource, subset: &mut Subset) {
+        let Darts::Throw {
+            stock: Some(stock),
+            invert,
+            ..
+        } = &self.darts
+        else {
+            return self.draw(&mut source.rng, subset);
+        };
+        let words = self.layout.words();
+        if source.left == 0 {
+            let stocked = stock.slots as usize / 64;
+            source.stock.resize(stocked, 0);
+            if source.marks.bytes.len() != stocked * 64 + 1 {
+                source.marks = Marks::new(stocked * 64);
+            }
+            stock.throw(&mut source.rng, &mut source.stock, &mut source.marks);
+            source.left = stocked / words;
+        }
+        source.left -= 1;
+        let start = source.left * words;
+        // Copied and finished in one pass (see `finish`).
+        let flip = if *invert { u64::MAX } else { 0 };
+        let stocked = &source.stock[start..start + words];
+        for (w, (c, &s)) in subset.words.iter_mut().zip(stocked).enumerate() {
+            *c = (s ^ flip) & self.layout.valid(w);
+        }
+    }
+
+    /// Turns the hit slots into the subset: their complement when `invert`, padding cleared.
+    #[inline]
+    fn finish(&self, chosen: &mut [u64], invert: bool) {
+        if invert {
+            for c in chosen.iter_mut() {
+                *c = !*c;
+            }
+        }
+        // Only the last word of each half has padding.
+        for w in [self.layout.half_words - 1, self.layout.words() - 1] {
+            chosen[w] &= self.layout.valid(w);
+        }
+    }
+}
+
+/// A unit of work's source of 1/s subsets: its wide random stream and, for short layouts,
+/// a stock of subsets thrown together. One throw of Poisson(n S m) darts at the slots of n
+/// subsets hits every slot independently with probability p (see the module doc), so the n
+/// subsets are independent too, and the fixed costs of a throw (the dart count, the
+/// generator's trip through vector registers, the last partial step) are paid once per n.
+#[derive(Clone, Debug)]
+pub struct SubsetSource {
+    rng: WideRng,
+    /// Subsets thrown and not handed out yet: the first `left` of them.
+    stock: Vec<u64>,
+    left: usize,
+    marks: Marks,
+}
+
+impl SubsetSource {
+    /// A source drawing from `rng`, with an empty stock.
+    pub fn new(rng: WideRng) -> SubsetSource {
+        SubsetSource {
+            rng,
+            stock: Vec::new(),
+            left: 0,
+            marks: Marks::new(0),
+        }
+    }
+}
+
+impl SubsetDraws for SubsetSource {
+    #[inline]
+    fn draw_subset(&mut self, sampler: &SubsetSampler, subset: &mut Subset) {
+        sampler.draw_from(self, subset);
     }
 }
 
@@ -470,16 +589,18 @@ mod tests {
         WideRng::from_rng(&mut seeded(seed))
     }
 
-    /// Hit frequency of every slot over `rounds` subsets, and the subset sizes' mean and
-    /// variance.
-    fn frequencies(layout: LiteralLayout, p: f64, rounds: usize) -> (Vec<f64>, f64, f64) {
-        let sampler = SubsetSampler::new(layout, p);
-        let mut rng = wide(9);
+    /// Hit frequency of every slot over `rounds` subsets drawn by `draw`, and the subset
+    /// sizes' mean and variance.
+    fn frequencies(
+        layout: LiteralLayout,
+        rounds: usize,
+        mut draw: impl FnMut(&mut Subset),
+    ) -> (Vec<f64>, f64, f64) {
         let mut hits = vec![0u32; layout.words() * 64];
         let (mut sum, mut sum_sq) = (0f64, 0f64);
+        let mut subset = Subset::new(layout);
         for _ in 0..rounds {
-            let mut subset = Subset::new(layout);
-            sampler.draw(&mut rng, &mut subset);
+            draw(&mut subset);
             let chosen = subset.words();
             let size = chosen.iter().map(|w| w.count_ones()).sum::<u32>() as f64;
             sum += size;
@@ -493,29 +614,97 @@ mod tests {
         (freq, mean, sum_sq / rounds as f64 - mean * mean)
     }
 
+    /// Checks that `draw` chooses each literal of `layout` with probability `p` over `rounds`
+    /// subsets, padding never, and subset sizes Binomial(literals, p).
+    fn assert_bernoulli(
+        layout: LiteralLayout,
+        p: f64,
+        rounds: usize,
+        draw: impl FnMut(&mut Subset),
+    ) {
+        let features = layout.features;
+        let (freq, mean, variance) = frequencies(layout, rounds, draw);
+        let n = layout.literals() as f64;
+        let tolerance = 5.0 * (p * (1.0 - p) / rounds as f64).sqrt();
+        for (slot, &f) in freq.iter().enumerate() {
+            if layout.valid(slot / 64) >> (slot % 64) & 1 == 1 {
+                assert!((f - p).abs() < tolerance, "{features} slot {slot}: {f}");
+            } else {
+                assert_eq!(f, 0.0, "padding slot {slot}");
+            }
+        }
+        // Independent literals: the size is Binomial(n, p).
+        let (expected_mean, expected_variance) = (n * p, n * p * (1.0 - p));
+        let mean_error = 5.0 * (expected_variance / rounds as f64).sqrt();
+        assert!((mean - expected_mean).abs() < mean_error, "mean {mean}");
+        assert!(
+            (variance / expected_variance - 1.0).abs() < 0.1,
+            "variance {variance}, expected {expected_variance}"
+        );
+    }
+
     #[test]
     fn each_literal_is_chosen_with_probability_p_and_padding_never() {
         // 16-bit draws (small layout), 32-bit draws (large), and the inverted draw.
         for (features, p, rounds) in [(100, 0.25, 40_000), (2450, 0.1, 4_000), (70, 0.8, 40_000)] {
             let layout = LiteralLayout::new(features);
-            let (freq, mean, variance) = frequencies(layout, p, rounds);
-            let n = layout.literals() as f64;
-            let tolerance = 5.0 * (p * (1.0 - p) / rounds as f64).sqrt();
-            for (slot, &f) in freq.iter().enumerate() {
-                if layout.valid(slot / 64) >> (slot % 64) & 1 == 1 {
-                    assert!((f - p).abs() < tolerance, "{features} slot {slot}: {f}");
-                } else {
-                    assert_eq!(f, 0.0, "padding slot {slot}");
-                }
+            let sampler = SubsetSampler::new(layout, p);
+            let mut rng = wide(9);
+            assert_bernoulli(layout, p, rounds, |subset| sampler.draw(&mut rng, subset));
+        }
+    }
+
+    #[test]
+    fn stocked_subsets_are_bernoulli_and_independent_of_each_other() {
+        // Checkers' 256 slots (16 subsets a throw), 384 slots (14, with rejections) and the
+        // inverted draw.
+        for (features, p) in [(128, 1.0 / 9.0), (150, 0.2), (70, 0.8)] {
+            let layout = LiteralLayout::new(features);
+            let sampler = SubsetSampler::new(layout, p);
+            let Darts::Throw { stock, .. } = &sampler.darts else {
+                panic!("a throw for p {p}")
+            };
+            assert!(stock.is_some(), "{features} features");
+            let mut source = SubsetSource::new(wide(4));
+            assert_bernoulli(layout, p, 40_000, |subset| {
+                sampler.draw_from(&mut source, subset)
+            });
+            // The same literal in consecutive subsets, within a stock and across refills.
+            let mut source = SubsetSource::new(wide(5));
+            let (a, b) = (layout.slot(3), layout.slot(features + 1));
+            let mut subset = Subset::new(layout);
+            let bit = |subset: &Subset, (w, k): (usize, u32)| subset.words()[w] >> k & 1 == 1;
+            let (mut previous, mut both) = ((false, false), [0u32; 2]);
+            let rounds = 100_000;
+            for _ in 0..rounds {
+                sampler.draw_from(&mut source, &mut subset);
+                let now = (bit(&subset, a), bit(&subset, b));
+                both[0] += (now.0 && previous.0) as u32;
+                both[1] += (now.1 && previous.1) as u32;
+                previous = now;
             }
-            // Independent literals: the size is Binomial(n, p).
-            let (expected_mean, expected_variance) = (n * p, n * p * (1.0 - p));
-            let mean_error = 5.0 * (expected_variance / rounds as f64).sqrt();
-            assert!((mean - expected_mean).abs() < mean_error, "mean {mean}");
-            assert!(
-                (variance / expected_variance - 1.0).abs() < 0.1,
-                "variance {variance}, expected {expected_variance}"
-            );
+            for h in both {
+                let f = h as f64 / rounds as f64;
+                let sigma = (p * p * (1.0 - p * p) / rounds as f64).sqrt();
+                assert!((f - p * p).abs() < 6.0 * sigma, "{features} features: {f}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_layout_without_stock_draws_from_the_stream_itself() {
+        let layout = LiteralLayout::new(2450);
+        let sampler = SubsetSampler::new(layout, 0.1);
+        let Darts::Throw { stock, .. } = &sampler.darts else {
+            panic!("a throw")
+        };
+        assert!(stock.is_none());
+        let (mut rng, mut source) = (wide(6), SubsetSource::new(wide(6)));
+        let (mut direct, mut sourced) = (Subset::new(layout), Subset::new(layout));
+        for _ in 0..20 {
+            sampler.draw(&mut rng, &mut direct);
+            sampler.draw_from(&mut source, &mut sourced);
+            assert_eq!(direct.words(), sourced.words());
         }
     }
 
