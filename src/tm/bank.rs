@@ -6,8 +6,8 @@
 //! literal iff the state is at least `2^(bits-1)`. Automata start at `2^(bits-1) - 1`, just
 //! below the include boundary.
 //!
-//! Each clause also keeps an index of its include mask: the words that are not zero, with
-//! their masks, rebuilt after a feedback that changed the mask. A clause includes few
+//! Each clause also keeps an index of its include mask, rebuilt after a feedback that changed
+//! the mask: the words that are not zero, with their masks. A clause includes few
 //! literals (on 7x7 Hex, 14 to 19 of 78 words hold them), so evaluating it reads a handful of
 //! words instead of the whole plane; the first five sit with the count in one cache line.
 //! Short layouts (at most four words, such as checkers' 256 literals) are evaluated from a
@@ -31,8 +31,8 @@ pub struct ClauseBank {
     bits: usize,
     clauses: usize,
     states: Vec<u64>,
-    /// Per clause, its number of non-zero include words and the first [`HEAD`] of them, in
-    /// one cache line: most evaluations stop there ...
+    /// Long layouts: per clause, its number of non-zero include words and the first [`HEAD`]
+    /// of them, in one cache line: most evaluations stop there ...
     head: Vec<IndexHead>,
     /// ... and the others (from `clause * (words - HEAD)`).
     rest: Vec<IncludeWord>,
@@ -144,25 +144,33 @@ impl ClauseBank {
             bits,
             clauses,
             states,
-            head: vec![IndexHead::default(); clauses],
-            rest: vec![IncludeWord::default(); clauses * words.saturating_sub(HEAD)],
-            dense: if words <= DENSE_WORDS {
-                vec![0; clauses * words]
-            } else {
-                Vec::new()
-            },
+            head: Vec::new(),
+            rest: Vec::new(),
+            dense: Vec::new(),
         };
+        if words <= DENSE_WORDS {
+            bank.dense = vec![0; clauses * words];
+        } else {
+            bank.head = vec![IndexHead::default(); clauses];
+            bank.rest = vec![IncludeWord::default(); clauses * (words - HEAD)];
+        }
         for clause in 0..clauses {
             bank.reindex(clause);
         }
         bank
     }
 
-    /// Rebuilds the include index of `clause` from its top plane.
+    /// Rebuilds the include index of `clause` (in a short layout, its include copy) from its
+    /// top plane.
     fn reindex(&mut self, clause: usize) {
         let words = self.layout.words();
         let top = self.base(clause) + (self.bits - 1) * words;
-        let rest_start = clause * words.saturating_sub(HEAD);
+        if words <= DENSE_WORDS {
+            self.dense[clause * words..(clause + 1) * words]
+                .copy_from_slice(&self.states[top..top + words]);
+            return;
+        }
+        let rest_start = clause * (words - HEAD);
         let mut len = 0;
         let mut head = IndexHead::default();
         for (w, &mask) in self.states[top..top + words].iter().enumerate() {
@@ -182,17 +190,20 @@ impl ClauseBank {
         }
         head.len = len as u32;
         self.head[clause] = head;
-        if words <= DENSE_WORDS {
-            self.dense[clause * words..(clause + 1) * words]
-                .copy_from_slice(&self.states[top..top + words]);
-        }
     }
 
-    /// The non-zero words of the include mask of `clause`, in two parts.
+    /// The include copy of `clause` in a short layout.
+    #[inline]
+    fn dense_includes(&self, clause: usize) -> &[u64] {
+        let words = self.layout.words();
+        &self.dense[clause * words..(clause + 1) * words]
+    }
+
+    /// The non-zero words of the include mask of `clause` (a long layout's), in two parts.
     #[inline]
     fn indexed_includes(&self, clause: usize) -> (&IndexHead, &[IncludeWord]) {
         let head = &self.head[clause];
-        let rest = clause * self.layout.words().saturating_sub(HEAD);
+        let rest = clause * (self.layout.words() - HEAD);
         (
             head,
             &self.rest[rest..rest + (head.len as usize).saturating_sub(HEAD)],
@@ -245,6 +256,13 @@ impl ClauseBank {
 
     /// Number of literals `clause` includes.
     pub fn include_count(&self, clause: usize) -> u32 {
+        if self.layout.words() <= DENSE_WORDS {
+            return self
+                .dense_includes(clause)
+                .iter()
+                .map(|m| m.count_ones())
+                .sum();
+        }
         let (head, rest) = self.indexed_includes(clause);
         let head_count: u32 = head.masks.iter().map(|m| m.count_ones()).sum();
         head_count + rest.iter().map(|e| e.mask.count_ones()).sum::<u32>()
@@ -276,7 +294,7 @@ impl ClauseBank {
         if words <= DENSE_WORDS {
             // A short include mask is read whole: no index to follow.
             let literals = &literals[..words];
-            let includes = &self.dense[clause * words..(clause + 1) * words];
+            let includes = self.dense_includes(clause);
             let violated = match keep {
                 None => includes
                     .iter()
@@ -337,26 +355,22 @@ impl ClauseBank {
     /// Clause output at prediction: like learning, except that an empty clause outputs 0.
     #[inline]
     pub fn output_predicting(&self, clause: usize, literals: &[u64]) -> bool {
-        self.head[clause].len > 0 && self.output_learning(clause, literals, None)
+        let includes_any = if self.layout.words() <= DENSE_WORDS {
+            self.dense_includes(clause).iter().any(|&m| m != 0)
+        } else {
+            self.head[clause].len > 0
+        };
+        includes_any && self.output_learning(clause, literals, None)
     }
 
-    /// Asks the CPU to start loading the include index of `clause` (its head and the first
-    /// entries after it; a short include mask itself): evaluation loops call it a few
-    /// clauses ahead.
+    /// Asks the CPU to start loading the include index of `clause` (a long layout's: its
+    /// head and the first entries after it): evaluation loops call it a few clauses ahead.
     #[inline(always)]
     fn prefetch_index(&self, clause: usize) {
         #[cfg(target_arch = "x86_64")]
         if clause < self.clauses {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let words = self.layout.words();
-            if words <= DENSE_WORDS {
-                // SAFETY: a prefetch only hints the cache; the address is inside `dense`.
-                unsafe {
-                    _mm_prefetch::<_MM_HINT_T0>(self.dense[clause * words..].as_ptr().cast())
-                };
-                return;
-            }
-            let rest = clause * self.layout.words().saturating_sub(HEAD);
+            let rest = clause * (self.layout.words() - HEAD);
             // SAFETY: a prefetch only hints the cache; the addresses are inside the vectors.
             unsafe {
                 _mm_prefetch::<_MM_HINT_T0>((&self.head[clause] as *const IndexHead).cast());

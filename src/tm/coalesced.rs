@@ -81,11 +81,12 @@ impl PoolBlock {
         let classes = step.classes;
         self.acting
             .resize(self.bank.clauses() * step.updates.len(), (0, 0));
+        let acting = &mut self.acting[..];
         let mut candidates = 0;
         for (i, &output) in self.outputs.iter().enumerate() {
             for (u, &(class, target, _)) in step.updates.iter().enumerate() {
                 let of_type_i = (self.weights[i * classes + class] >= 0) == target;
-                self.acting[candidates] = (i as u32, u as u8);
+                acting[candidates] = (i as u32, u as u8);
                 candidates += (output | of_type_i) as usize;
             }
         }
@@ -93,14 +94,14 @@ impl PoolBlock {
             .updates
             .map(|(_, target, sum)| if target { t - sum } else { t + sum });
         let mut rng = self.rng.clone();
-        let mut acting = 0;
+        let mut chosen = 0;
         for n in 0..candidates {
-            let pair = self.acting[n];
+            let pair = acting[n];
             let r = rng.random_range(0..2 * t);
-            self.acting[acting] = pair;
-            acting += (r < below[pair.1 as usize]) as usize;
+            acting[chosen] = pair;
+            chosen += (r < below[pair.1 as usize]) as usize;
         }
-        self.acting.truncate(acting);
+        self.acting.truncate(chosen);
         self.rng = rng;
         if let Some(&(first, _)) = self.acting.first() {
             self.bank.prefetch(first as usize);

@@ -139,8 +139,8 @@ impl Block {
         // draw).
         let clauses = self.bank.clauses();
         let offset = self.first;
-        let acting = &mut self.acting;
-        acting.resize(clauses, 0);
+        self.acting.resize(clauses, 0);
+        let acting = &mut self.acting[..];
         let mut candidates = 0;
         for (i, (&active, &output)) in self.active.iter().zip(&self.outputs).enumerate() {
             let of_type_i = update.target == ((offset + i) % 2 == 0);
@@ -163,7 +163,7 @@ impl Block {
             acting[chosen] = i;
             chosen += (r < below) as usize;
         }
-        acting.truncate(chosen);
+        self.acting.truncate(chosen);
         self.rng = rng;
         if let Some(&first) = self.acting.first() {
             self.bank.prefetch(first as usize);

@@ -35,6 +35,8 @@ impl SubsetDraws for WideRng {
 #[derive(Clone, Debug)]
 pub struct SubsetSampler {
     layout: LiteralLayout,
+    /// The layout's valid bits, word by word (padding 0).
+    valid: Vec<u64>,
     darts: Darts,
 }
 
@@ -223,7 +225,11 @@ impl SubsetSampler {
                 invert,
             }
         };
-        SubsetSampler { layout, darts }
+        SubsetSampler {
+            layout,
+            valid: (0..layout.words()).map(|w| layout.valid(w)).collect(),
+            darts,
+        }
     }
 
     /// Draws into `subset` (made for the same layout) each literal with probability p,
@@ -274,8 +280,8 @@ impl SubsetSampler {
         // Copied and finished in one pass (see `finish`).
         let flip = if *invert { u64::MAX } else { 0 };
         let stocked = &source.stock[start..start + words];
-        for (w, (c, &s)) in subset.words.iter_mut().zip(stocked).enumerate() {
-            *c = (s ^ flip) & self.layout.valid(w);
+        for ((c, &s), &valid) in subset.words.iter_mut().zip(stocked).zip(&self.valid) {
+            *c = (s ^ flip) & valid;
         }
     }
 
@@ -507,53 +513,86 @@ mod avx2 {
             load(&state[2]),
             load(&state[3]),
         ];
-        let mut count = count_of(_mm256_extract_epi64::<0>(step(&mut lanes)) as u64);
-        let lane_mask = _mm256_set1_epi64x(0xFFFF);
-        let slots_v = _mm256_set1_epi64x(slots as i64);
-        // A lane is accepted when its low part is at least `reject_below`.
-        let reject_v = _mm256_set1_epi64x(reject_below as i64 - 1);
-        let mut slot = [0u64; 16];
-        let mut accepted = [0u64; 16];
-        while count > 0 {
-            let words = step(&mut lanes);
-            let mut step_accepted = 0;
-            for k in 0..4 {
-                let shift = _mm_cvtsi32_si128(16 * k as i32);
-                let lane = _mm256_and_si256(_mm256_srl_epi64(words, shift), lane_mask);
-                let m = _mm256_mul_epu32(lane, slots_v);
-                let low = _mm256_and_si256(m, lane_mask);
-                let ok = _mm256_cmpgt_epi64(low, reject_v);
-                // Rejected darts go to the spare mark after the slots.
-                let target = _mm256_blendv_epi8(slots_v, _mm256_srli_epi64::<16>(m), ok);
-                step_accepted += _mm256_movemask_pd(_mm256_castsi256_pd(ok)).count_ones();
-                unsafe {
-                    _mm256_storeu_si256(slot[4 * k..].as_mut_ptr().cast(), target);
-                    _mm256_storeu_si256(
-                        accepted[4 * k..].as_mut_ptr().cast(),
-                        _mm256_srli_epi64::<63>(ok),
-                    );
-                }
-            }
-            if count >= 16 {
-                for &s in &slot {
-                    marks[s as usize] = generation;
-                }
-                count -= step_accepted as usize;
-            } else {
-                for (&s, &a) in slot.iter().zip(&accepted) {
-                    marks[s as usize] = generation;
-                    count -= a as usize;
-                    if count == 0 {
-                        break;
-                    }
-                }
-            }
+        let count = count_of(_mm256_extract_epi64::<0>(step(&mut lanes)) as u64);
+        if reject_below == 0 {
+            darts16::<false>(&mut lanes, count, slots, 0, marks, generation);
+        } else {
+            darts16::<true>(&mut lanes, count, slots, reject_below, marks, generation);
         }
         let store = |words: &mut [u64; 4], v: __m256i| unsafe {
             _mm256_storeu_si256(words.as_mut_ptr().cast(), v)
         };
         for (words, lane) in state.iter_mut().zip(lanes) {
             store(words, lane);
+        }
+    }
+
+    /// The darts of [`throw16`]: `count` accepted darts from the generator `lanes`, marked
+    /// in `marks` (`slots` + 1 bytes, asserted by the caller). Without `REJECTS`
+    /// (`reject_below` 0: 2^16 is a multiple of `slots`) no lane is rejected and the checks
+    /// are left out.
+    #[inline(always)]
+    fn darts16<const REJECTS: bool>(
+        lanes: &mut [__m256i; 4],
+        mut count: usize,
+        slots: u64,
+        reject_below: u64,
+        marks: &mut [u8],
+        generation: u8,
+    ) {
+        let lane_mask = unsafe { _mm256_set1_epi64x(0xFFFF) };
+        let slots_v = unsafe { _mm256_set1_epi64x(slots as i64) };
+        // A lane is accepted when its low part is at least `reject_below`.
+        let reject_v = unsafe { _mm256_set1_epi64x(reject_below as i64 - 1) };
+        let mut slot = [0u64; 16];
+        let mut accepted = [1u64; 16];
+        // Every target is a slot (below `slots`) or the spare mark after them (`slots`).
+        let mut mark = |s: u64| {
+            debug_assert!(s <= slots);
+            // SAFETY: `s` is at most `slots`, and `marks` holds `slots` + 1 bytes.
+            unsafe { *marks.get_unchecked_mut(s as usize) = generation };
+        };
+        while count > 0 {
+            let words = step(lanes);
+            let mut step_accepted = 16;
+            for k in 0..4 {
+                // SAFETY: AVX2 arithmetic on registers; the stores write 4 words (one
+                // vector) inside the 16-word arrays, with unaligned stores.
+                unsafe {
+                    let shift = _mm_cvtsi32_si128(16 * k as i32);
+                    let lane = _mm256_and_si256(_mm256_srl_epi64(words, shift), lane_mask);
+                    let m = _mm256_mul_epu32(lane, slots_v);
+                    let mut target = _mm256_srli_epi64::<16>(m);
+                    if REJECTS {
+                        let low = _mm256_and_si256(m, lane_mask);
+                        let ok = _mm256_cmpgt_epi64(low, reject_v);
+                        // Rejected darts go to the spare mark after the slots.
+                        target = _mm256_blendv_epi8(slots_v, target, ok);
+                        step_accepted -=
+                            4 - _mm256_movemask_pd(_mm256_castsi256_pd(ok)).count_ones() as usize;
+                        _mm256_storeu_si256(
+                            accepted[4 * k..].as_mut_ptr().cast(),
+                            _mm256_srli_epi64::<63>(ok),
+                        );
+                    }
+                    _mm256_storeu_si256(slot[4 * k..].as_mut_ptr().cast(), target);
+                }
+            }
+            if count >= 16 {
+                slot.iter().for_each(|&s| mark(s));
+                count -= step_accepted;
+            } else if REJECTS {
+                for (&s, &a) in slot.iter().zip(&accepted) {
+                    mark(s);
+                    count -= a as usize;
+                    if count == 0 {
+                        break;
+                    }
+                }
+            } else {
+                slot[..count].iter().for_each(|&s| mark(s));
+                count = 0;
+            }
         }
     }
 
