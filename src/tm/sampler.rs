@@ -12,6 +12,10 @@
 //! (scaled to 2^64), and each dart's slot is an exact uniform draw (multiply and shift, with
 //! the rare biased draws rejected). The random words come four at a time from a
 //! [`WideRng`]; with AVX2 the darts' slots are computed four to a vector instruction.
+//!
+//! Short layouts, where a subset takes few darts and a draw's fixed costs weigh, draw up to
+//! sixteen subsets in one throw at their slots side by side ([`SubsetSource`]): the slots
+//! are hit independently whatever their number, so the subsets are independent too.
 
 use crate::rng::WideRng;
 use crate::tm::literals::LiteralLayout;
