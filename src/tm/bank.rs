@@ -148,7 +148,7 @@ impl ClauseBank {
             rest: Vec::new(),
             dense: Vec::new(),
         };
-        if words <= DENSE_WORDS {
+        if bank.is_dense() {
             bank.dense = vec![0; clauses * words];
         } else {
             bank.head = vec![IndexHead::default(); clauses];
@@ -165,7 +165,7 @@ impl ClauseBank {
     fn reindex(&mut self, clause: usize) {
         let words = self.layout.words();
         let top = self.base(clause) + (self.bits - 1) * words;
-        if words <= DENSE_WORDS {
+        if self.is_dense() {
             self.dense[clause * words..(clause + 1) * words]
                 .copy_from_slice(&self.states[top..top + words]);
             return;
@@ -190,6 +190,12 @@ impl ClauseBank {
         }
         head.len = len as u32;
         self.head[clause] = head;
+    }
+
+    /// Whether the layout is short: evaluated from include copies, with no index.
+    #[inline]
+    fn is_dense(&self) -> bool {
+        self.layout.words() <= DENSE_WORDS
     }
 
     /// The include copy of `clause` in a short layout.
@@ -256,7 +262,7 @@ impl ClauseBank {
 
     /// Number of literals `clause` includes.
     pub fn include_count(&self, clause: usize) -> u32 {
-        if self.layout.words() <= DENSE_WORDS {
+        if self.is_dense() {
             return self
                 .dense_includes(clause)
                 .iter()
@@ -291,7 +297,7 @@ impl ClauseBank {
     #[inline]
     pub fn output_learning(&self, clause: usize, literals: &[u64], keep: Option<&[u64]>) -> bool {
         let words = self.layout.words();
-        if words <= DENSE_WORDS {
+        if self.is_dense() {
             // A short include mask is read whole: no index to follow.
             let literals = &literals[..words];
             let includes = self.dense_includes(clause);
@@ -355,7 +361,7 @@ impl ClauseBank {
     /// Clause output at prediction: like learning, except that an empty clause outputs 0.
     #[inline]
     pub fn output_predicting(&self, clause: usize, literals: &[u64]) -> bool {
-        let includes_any = if self.layout.words() <= DENSE_WORDS {
+        let includes_any = if self.is_dense() {
             self.dense_includes(clause).iter().any(|&m| m != 0)
         } else {
             self.head[clause].len > 0

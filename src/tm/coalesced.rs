@@ -18,7 +18,9 @@ use crate::tm::bank::{ClauseBank, FeedbackScratch, TypeI};
 use crate::tm::data::Dataset;
 use crate::tm::inference::{CompiledClause, InferenceModel};
 use crate::tm::literals::LiteralLayout;
-use crate::tm::multiclass::{included_literals, shuffled, SampleLiterals, CLAUSE_BLOCK};
+use crate::tm::multiclass::{
+    included_literals, keep_in_place, shuffled, SampleLiterals, CLAUSE_BLOCK,
+};
 use crate::tm::params::Params;
 use crate::tm::rounds;
 use crate::tm::sampler::{SubsetSampler, SubsetSource};
@@ -94,13 +96,9 @@ impl PoolBlock {
             .updates
             .map(|(_, target, sum)| if target { t - sum } else { t + sum });
         let mut rng = self.rng.clone();
-        let mut chosen = 0;
-        for n in 0..candidates {
-            let pair = acting[n];
-            let r = rng.random_range(0..2 * t);
-            acting[chosen] = pair;
-            chosen += (r < below[pair.1 as usize]) as usize;
-        }
+        let chosen = keep_in_place(acting, candidates, |(_, u)| {
+            rng.random_range(0..2 * t) < below[u as usize]
+        });
         self.acting.truncate(chosen);
         self.rng = rng;
         if let Some(&(first, _)) = self.acting.first() {

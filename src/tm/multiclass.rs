@@ -94,11 +94,7 @@ impl Block {
 
     #[inline]
     fn polarity(&self, i: usize) -> i32 {
-        if (self.first + i) % 2 == 0 {
-            1
-        } else {
-            -1
-        }
+        MultiClassTm::polarity(self.first + i)
     }
 
     /// Computes the learning outputs and returns this block's part of the class sum.
@@ -115,12 +111,7 @@ impl Block {
             .enumerate()
         {
             *out &= active;
-            let vote = if (first + i) % 2 == 0 {
-                weight as i64
-            } else {
-                -(weight as i64)
-            };
-            sum += *out as i64 * vote;
+            sum += *out as i64 * (MultiClassTm::polarity(first + i) * weight as i32) as i64;
         }
         sum
     }
@@ -143,7 +134,7 @@ impl Block {
         let acting = &mut self.acting[..];
         let mut candidates = 0;
         for (i, (&active, &output)) in self.active.iter().zip(&self.outputs).enumerate() {
-            let of_type_i = update.target == ((offset + i) % 2 == 0);
+            let of_type_i = update.target == (MultiClassTm::polarity(offset + i) > 0);
             acting[candidates] = i as u32;
             candidates += (active & (of_type_i | output)) as usize;
         }
@@ -153,16 +144,13 @@ impl Block {
             t + update.sum
         };
         let mut rng = self.rng.clone();
-        let mut chosen = 0;
-        for n in 0..candidates {
-            let i = acting[n];
+        let chosen = keep_in_place(acting, candidates, |i| {
             let r = match device_draws {
                 None => rng.random_range(0..2 * t),
                 Some(draws) => draws.clause(offset + i as usize).selection(t),
             };
-            acting[chosen] = i;
-            chosen += (r < below) as usize;
-        }
+            r < below
+        });
         self.acting.truncate(chosen);
         self.rng = rng;
         if let Some(&first) = self.acting.first() {
@@ -202,6 +190,24 @@ impl Block {
             }
         }
     }
+}
+
+/// Moves the items among the first `len` of `items` that `keep` accepts (asked once each,
+/// in order) to the front, in order; returns how many. Every item is written and counted
+/// only when kept: no branch on the outcome, which is random where the machines use it.
+#[inline(always)]
+pub(crate) fn keep_in_place<T: Copy>(
+    items: &mut [T],
+    len: usize,
+    mut keep: impl FnMut(T) -> bool,
+) -> usize {
+    let mut kept = 0;
+    for n in 0..len {
+        let item = items[n];
+        items[kept] = item;
+        kept += keep(item) as usize;
+    }
+    kept
 }
 
 /// A trained or training multiclass Tsetlin Machine.

@@ -281,8 +281,8 @@ impl SubsetSampler {
         }
         source.left -= 1;
         let start = source.left * words;
-        // Copied and finished in one pass (see `finish`).
-        let flip = if *invert { u64::MAX } else { 0 };
+        // Copied and finished in one pass, as `finish` does in place.
+        let flip = flip_mask(*invert);
         let stocked = &source.stock[start..start + words];
         for ((c, &s), &valid) in subset.words.iter_mut().zip(stocked).zip(&self.valid) {
             *c = (s ^ flip) & valid;
@@ -292,15 +292,20 @@ impl SubsetSampler {
     /// Turns the hit slots into the subset: their complement when `invert`, padding cleared.
     #[inline]
     fn finish(&self, chosen: &mut [u64], invert: bool) {
-        if invert {
-            for c in chosen.iter_mut() {
-                *c = !*c;
-            }
+        let flip = flip_mask(invert);
+        for (c, &valid) in chosen.iter_mut().zip(&self.valid) {
+            *c = (*c ^ flip) & valid;
         }
-        // Only the last word of each half has padding.
-        for w in [self.layout.half_words - 1, self.layout.words() - 1] {
-            chosen[w] &= self.layout.valid(w);
-        }
+    }
+}
+
+/// The mask that a hit word is XORed with: all ones where the darts draw the complement.
+#[inline]
+fn flip_mask(invert: bool) -> u64 {
+    if invert {
+        u64::MAX
+    } else {
+        0
     }
 }
 
