@@ -96,7 +96,11 @@ struct KeptEpoch {
 
 /// The folds of the run, each with the name its errors give it, and the class count.
 struct Folds {
+    /// Each fold's rows as they are: what a fold is tested on.
     sets: Vec<Dataset>,
+    /// Each fold's rows with their training copies, when the encoder makes copies
+    /// ([`Encoder::copies`]): what a fold contributes to training.
+    copies: Option<Vec<Dataset>>,
     names: Vec<String>,
     classes: usize,
 }
@@ -111,7 +115,10 @@ fn read_folds(args: &Args) -> anyhow::Result<Folds> {
                 args.data.len()
             );
         }
-        let sets = read_each(&args.data, encoder)?;
+        let sets = read_each(&args.data, encoder.plain())?;
+        let copies = (encoder.copies() > 1)
+            .then(|| read_each(&args.data, encoder))
+            .transpose()?;
         let files: Vec<(&Path, &Dataset)> =
             args.data.iter().map(PathBuf::as_path).zip(&sets).collect();
         let classes = class_count(&files, args.model_args.classes)?;
@@ -123,6 +130,7 @@ fn read_folds(args: &Args) -> anyhow::Result<Folds> {
             .collect();
         return Ok(Folds {
             sets,
+            copies,
             names,
             classes,
         });
@@ -130,7 +138,7 @@ fn read_folds(args: &Args) -> anyhow::Result<Folds> {
     let k = args.k.unwrap_or(DEFAULT_K);
     anyhow::ensure!(k >= 2, "--k must be at least 2, got {k}");
     let file = &args.data[0];
-    let data = read_each(&args.data, encoder)?.remove(0);
+    let data = read_each(&args.data, encoder.plain())?.remove(0);
     let classes = class_count(&[(file.as_path(), &data)], args.model_args.classes)?;
     anyhow::ensure!(
         data.len() >= k,
@@ -138,18 +146,31 @@ fn read_folds(args: &Args) -> anyhow::Result<Folds> {
         file.display(),
         data.len()
     );
-    let assignment = stratified_folds(&data, k, args.model_args.seed);
+    let assignment = &stratified_folds(&data, k, args.model_args.seed);
+    let rows_of = |f: usize| (0..data.len()).filter(move |&i| assignment[i] == f);
     let sets = (0..k)
-        .map(|f| {
-            let idx: Vec<usize> = (0..data.len()).filter(|&i| assignment[i] == f).collect();
-            data.subset(&idx)
-        })
+        .map(|f| data.subset(&rows_of(f).collect::<Vec<_>>()))
         .collect();
+    // A row's training copies follow it in the file read with them, so they go with it.
+    let copies = encoder.copies();
+    let copies = if copies > 1 {
+        let with_copies = read_each(&args.data, encoder)?.remove(0);
+        let folds = (0..k).map(|f| {
+            let idx: Vec<usize> = rows_of(f)
+                .flat_map(|row| row * copies..(row + 1) * copies)
+                .collect();
+            with_copies.subset(&idx)
+        });
+        Some(folds.collect())
+    } else {
+        None
+    };
     let names = (0..k)
         .map(|i| format!("fold {i} of {k} from {}", file.display()))
         .collect();
     Ok(Folds {
         sets,
+        copies,
         names,
         classes,
     })
@@ -292,7 +313,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     // Trains and scores one fold; `None` when interrupted.
     let run_fold = |test_fold: usize| -> anyhow::Result<Option<FoldResult>> {
         let mut train = Dataset::with_names(folds.sets[0].feature_names.clone());
-        for (i, f) in folds.sets.iter().enumerate() {
+        for (i, f) in folds
+            .copies
+            .as_ref()
+            .unwrap_or(&folds.sets)
+            .iter()
+            .enumerate()
+        {
             if i != test_fold {
                 train.extend(f);
             }

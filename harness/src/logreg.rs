@@ -120,13 +120,19 @@ impl LogReg {
 /// Runs `arena logreg`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let encoder = Encoder::parse(&args.encoder).map_err(anyhow::Error::msg)?;
-    let sets = read_each(&args.folds, encoder)?;
+    let sets = read_each(&args.folds, encoder.plain())?;
+    // Training reads the folds with the encoder's training copies, testing without them.
+    let copies = (encoder.copies() > 1)
+        .then(|| read_each(&args.folds, encoder))
+        .transpose()?;
     let files: Vec<(&Path, &Dataset)> =
         args.folds.iter().map(PathBuf::as_path).zip(&sets).collect();
     let classes = class_count(&files, None)?;
     let mut accuracies = Vec::new();
     for (k, test) in sets.iter().enumerate() {
-        let train: Vec<Dataset> = sets
+        let train: Vec<Dataset> = copies
+            .as_ref()
+            .unwrap_or(&sets)
             .iter()
             .enumerate()
             .filter(|&(i, _)| i != k)

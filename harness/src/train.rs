@@ -428,12 +428,26 @@ pub fn fit(
             "--validation must be between 0 and 1, got {}",
             args.validation
         );
-        let order = shuffled(data.len(), args.seed);
-        let held =
-            ((data.len() as f64 * args.validation).round() as usize).clamp(1, data.len() - 1);
+        // The file's rows are split, each with its training copies (which follow it): the
+        // validation part holds the rows themselves, the training part every copy of the
+        // others.
+        let copies = encoder.copies();
+        let rows = data.len() / copies;
+        anyhow::ensure!(
+            rows >= 2,
+            "{label}too few samples to hold out a validation part"
+        );
+        let order = shuffled(rows, args.seed);
+        let held = ((rows as f64 * args.validation).round() as usize).clamp(1, rows - 1);
+        let every_copy = |rows: &[usize]| -> Vec<usize> {
+            rows.iter()
+                .flat_map(|&row| row * copies..(row + 1) * copies)
+                .collect()
+        };
+        let originals: Vec<usize> = order[..held].iter().map(|&row| row * copies).collect();
         (
-            data.subset(&order[held..]),
-            Some(data.subset(&order[..held])),
+            data.subset(&every_copy(&order[held..])),
+            Some(data.subset(&originals)),
         )
     } else {
         (data.clone(), None)
@@ -644,7 +658,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let test = args
         .test
         .as_deref()
-        .map(|p: &Path| read_dataset(p, &encoder))
+        .map(|p: &Path| read_dataset(p, &encoder.plain()))
         .transpose()?;
     if let Some(t) = &test {
         anyhow::ensure!(

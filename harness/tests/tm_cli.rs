@@ -529,6 +529,76 @@ fn train_tests_each_epoch_on_request_with_folded_hex_symbols() {
     assert!(!ok && stderr.contains("--test"), "{stderr}");
 }
 
+/// The sum of a confusion matrix in JSON.
+fn samples_in(confusion: &serde_json::Value) -> u64 {
+    let rows = confusion.as_array().expect("a confusion matrix");
+    rows.iter()
+        .flat_map(|row| row.as_array().expect("a matrix row"))
+        .map(|n| n.as_u64().expect("a count"))
+        .sum()
+}
+
+/// Mirror and half-turn copies of Hex rows are training data only: `train` tests on the
+/// test file's rows as they are, and `cv` on each fold's rows, while training on four
+/// rows for each.
+#[test]
+fn training_copies_of_hex_rows_stay_out_of_the_tests() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("hex.csv");
+    write_hex_csv(&csv, 200);
+    let csv = csv.to_str().unwrap();
+    let machine = [
+        "--model",
+        "coalesced",
+        "--clauses",
+        "20",
+        "--T",
+        "10",
+        "--json",
+    ];
+    let encoder = ["--encoder", "hex-connection:fold=on,rotate=on"];
+    let (ok, stdout, stderr) = arena(
+        &[
+            &["train", csv, "--test", csv, "--epochs", "2"][..],
+            &encoder,
+            &machine,
+        ]
+        .concat(),
+    );
+    assert!(ok, "{stderr}");
+    assert!(stderr.contains("training on 800 samples"), "{stderr}");
+    assert_eq!(samples_in(&json(&stdout)["test"]["confusion"]), 200);
+    let (ok, stdout, stderr) = arena(
+        &[
+            &["cv", csv, "--k", "4", "--epochs", "2"][..],
+            &encoder,
+            &machine,
+        ]
+        .concat(),
+    );
+    assert!(ok, "{stderr}");
+    assert_eq!(samples_in(&json(&stdout)["pooled"]["confusion"]), 200);
+    // Adaptive epochs hold out a tenth of the file's rows (20) with all their copies, and
+    // validate on those rows as they are: every accuracy is a multiple of 1/20.
+    let (ok, stdout, stderr) = arena(
+        &[
+            &["train", csv, "--adaptive", "--max-epochs", "3"][..],
+            &encoder,
+            &machine,
+        ]
+        .concat(),
+    );
+    assert!(ok, "{stderr}");
+    assert!(stderr.contains("training on 800 samples"), "{stderr}");
+    let validation = json(&stdout)["validation_accuracy"].clone();
+    let validation = validation.as_array().expect("validation accuracies");
+    assert!(!validation.is_empty(), "{stdout}");
+    for accuracy in validation {
+        let right = accuracy.as_f64().unwrap() * 20.0;
+        assert!((right - right.round()).abs() < 1e-9, "{stdout}");
+    }
+}
+
 /// The rule CSV with a fifth of its labels replaced by random ones, so that accuracy moves
 /// from epoch to epoch.
 fn write_noisy_rule_csv(path: &Path, rows: usize) {

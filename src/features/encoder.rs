@@ -71,6 +71,11 @@ pub struct Entry {
 
 const FOLD_DOC: &str = "on: training sets also hold each position's colour-swapped transpose, \
                         with the winner swapped (default off)";
+const CHECKERS_FOLD_DOC: &str = "on: training sets also hold each position with the colours \
+                                 exchanged (the board turned round), the outcome exchanged and \
+                                 the other side to move (default off)";
+const ROTATE_DOC: &str = "on: training sets also hold each position turned half a turn, with the \
+                          same winner (default off)";
 const VIEW_DOC: &str = "black: board and labels as Black sees them; mover: turned so the side \
                         to move plays Black (needs the side to move in the data) (default black)";
 const LABELS_DOC: &str = "black or white: whose win the classes give (white swaps win and loss, \
@@ -100,6 +105,7 @@ pub const LIST: &[Entry] = &[
                 "on: a symbol true when Black is to move (default off)",
             ),
             ("fold", FOLD_DOC),
+            ("rotate", ROTATE_DOC),
             (
                 "hv",
                 "N: the symbols folded into a hypervector of N bits, as seed 000 trained \
@@ -117,7 +123,7 @@ pub const LIST: &[Entry] = &[
         version: 1,
         doc: "per cell: stones, groups on edges, two-distance bins, best-path cells; \
               potentials and the side to move (20 features a cell)",
-        options: &[("fold", FOLD_DOC)],
+        options: &[("fold", FOLD_DOC), ("rotate", ROTATE_DOC)],
     },
     Entry {
         kind: Kind::CheckersPlanes,
@@ -127,6 +133,7 @@ pub const LIST: &[Entry] = &[
         options: &[
             ("view", VIEW_DOC),
             ("labels", LABELS_DOC),
+            ("fold", CHECKERS_FOLD_DOC),
             (
                 "meta",
                 "on: seed 001's metadata appended (the 70 bits of checkers-meta, in the same \
@@ -145,7 +152,11 @@ pub const LIST: &[Entry] = &[
         name: "checkers-meta",
         version: 1,
         doc: "seed 001's metadata: men, kings, edge pieces, centres of mass (70 thermometer bits)",
-        options: &[("view", VIEW_DOC), ("labels", LABELS_DOC)],
+        options: &[
+            ("view", VIEW_DOC),
+            ("labels", LABELS_DOC),
+            ("fold", CHECKERS_FOLD_DOC),
+        ],
     },
 ];
 
@@ -207,6 +218,8 @@ pub struct Encoder {
     pub to_move: bool,
     /// Hex: train on both colour orientations.
     pub fold: bool,
+    /// Hex: train on both half-turn orientations.
+    pub rotate: bool,
     /// Checkers: turn board and labels to the side to move.
     pub mover_view: bool,
     /// Checkers: classes give White's outcome (with Black's view of the board).
@@ -227,6 +240,7 @@ impl Encoder {
             edges: false,
             to_move: false,
             fold: false,
+            rotate: false,
             mover_view: false,
             white_labels: false,
             meta: false,
@@ -300,6 +314,7 @@ impl Encoder {
                 "edges" => encoder.edges = switch()?,
                 "to-move" => encoder.to_move = switch()?,
                 "fold" => encoder.fold = switch()?,
+                "rotate" => encoder.rotate = switch()?,
                 "meta" => encoder.meta = switch()?,
                 "balance" => encoder.balance = switch()?,
                 "view" => {
@@ -366,6 +381,7 @@ impl Encoder {
             (self.edges, "edges=on"),
             (self.to_move, "to-move=on"),
             (self.fold, "fold=on"),
+            (self.rotate, "rotate=on"),
             (self.mover_view, "view=mover"),
             (self.white_labels, "labels=white"),
             (self.meta, "meta=on"),
@@ -392,6 +408,22 @@ impl Encoder {
     /// The game it reads.
     pub fn game(&self) -> GameOf {
         self.kind.game()
+    }
+
+    /// The same encoder without the training copies (`fold`, `rotate`): test sets are read
+    /// through it, as they are.
+    pub fn plain(&self) -> Encoder {
+        Encoder {
+            fold: false,
+            rotate: false,
+            ..*self
+        }
+    }
+
+    /// Rows a training set holds for each row of its file: the position itself, and its
+    /// mirror (colour-exchanged) and half-turn copies where `fold` and `rotate` ask for them.
+    pub fn copies(&self) -> usize {
+        (1 + usize::from(self.fold)) * (1 + usize::from(self.rotate))
     }
 
     /// Whose outcome the model's classes give.
@@ -567,7 +599,7 @@ pub fn swap_win_loss(class: u32) -> u32 {
 
 /// The board turned half a circle with colours exchanged, so White's pieces stand where
 /// Black's would: square s (0-based) goes to 31 - s.
-fn turned(planes: [u32; 4]) -> [u32; 4] {
+pub fn turned(planes: [u32; 4]) -> [u32; 4] {
     let [bm, bk, wm, wk] = planes;
     [
         wm.reverse_bits(),
@@ -592,6 +624,18 @@ pub fn hex_mirror(game: &Hex) -> Hex {
     mirror
 }
 
+/// The Hex position turned half a turn: the stone on cell (x, y) moves to (w-1-x, h-1-y),
+/// which reverses the row-major cell order. Each player still joins their own two edges, so
+/// the winner and the side to move stay.
+pub fn hex_half_turn(game: &Hex) -> Hex {
+    let mut turned = Hex::new(game.width(), game.height()).expect("the same board fits");
+    let last = game.cell_count() - 1;
+    let stones: Vec<Option<Color>> = (0..=last).map(|cell| game.stone(last - cell)).collect();
+    turned.set_stones(&stones);
+    turned.set_side_to_move(game.side_to_move());
+    turned
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -603,6 +647,7 @@ mod tests {
             "csv@1",
             "hex-connection@1",
             "hex-connection@1:edges=on,to-move=on,fold=on",
+            "hex-connection@1:fold=on,rotate=on",
             "hex-connection@1:hv=2048",
             "hex-connection@1:fold=on,hv=1024,hv-bits=2",
             "hex-compact@1:fold=on",
@@ -752,5 +797,40 @@ mod tests {
             Some(Color::White)
         );
         assert_eq!(hex_mirror(&mirror).stone(5), game.stone(5));
+    }
+
+    /// Random games played out on 5x7 boards: turned half a turn, each keeps its winner,
+    /// stone counts and side to move, and a second half turn gives the game back.
+    #[test]
+    fn the_half_turn_keeps_the_winner() {
+        use rand::seq::IndexedRandom as _;
+        let mut rng = crate::rng::seeded(5);
+        for _ in 0..200 {
+            let mut game = Hex::new(5, 7).unwrap();
+            while game.winner().is_none() {
+                let empty: Vec<usize> = (0..game.cell_count())
+                    .filter(|&c| game.stone(c).is_none())
+                    .collect();
+                let cell = *empty.choose(&mut rng).unwrap();
+                game.place(game.side_to_move(), cell).unwrap();
+                let turned = hex_half_turn(&game);
+                assert_eq!(turned.winner(), game.winner());
+                assert_eq!(turned.side_to_move(), game.side_to_move());
+                let (x, y) = game.xy(cell);
+                assert_eq!(turned.stone(turned.cell(4 - x, 6 - y)), game.stone(cell));
+                let back = hex_half_turn(&turned);
+                assert!((0..game.cell_count()).all(|c| back.stone(c) == game.stone(c)));
+            }
+        }
+    }
+
+    #[test]
+    fn training_copies_are_counted_and_left_out_of_the_plain_encoder() {
+        let both = Encoder::parse("hex-connection:fold=on,rotate=on").unwrap();
+        assert_eq!(both.copies(), 4);
+        assert_eq!(Encoder::parse("hex-compact:rotate=on").unwrap().copies(), 2);
+        assert_eq!(both.plain().copies(), 1);
+        assert_eq!(both.plain().name(), "hex-connection@1");
+        assert!(Encoder::parse("checkers-planes:rotate=on").is_err());
     }
 }

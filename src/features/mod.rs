@@ -184,12 +184,30 @@ fn read_boards(
             };
             err(location, message)
         })?;
-        let mirror = match (&board, encoder.fold) {
-            (Board::Hex(game), true) => Some(Board::Hex(Box::new(encoder::hex_mirror(game)))),
-            _ => None,
-        };
-        let rows = [Some((board, class)), mirror.map(|m| (m, 1 - class))];
-        for (board, class) in rows.into_iter().flatten() {
+        let mut rows = vec![(board, class)];
+        if let (Board::Checkers { planes, to_move }, true) = (&rows[0].0, encoder.fold) {
+            let exchanged = Board::Checkers {
+                planes: encoder::turned(*planes),
+                to_move: to_move.map(Color::opponent),
+            };
+            rows.push((exchanged, encoder::swap_win_loss(class)));
+        }
+        if let Board::Hex(game) = &rows[0].0 {
+            if encoder.rotate {
+                let turned = Board::Hex(Box::new(encoder::hex_half_turn(game)));
+                rows.push((turned, class));
+            }
+            if encoder.fold {
+                for at in 0..rows.len() {
+                    let Board::Hex(game) = &rows[at].0 else {
+                        unreachable!("every copy of a Hex row is a Hex board")
+                    };
+                    let mirror = Board::Hex(Box::new(encoder::hex_mirror(game)));
+                    rows.push((mirror, 1 - class));
+                }
+            }
+        }
+        for (board, class) in rows {
             let sample = board.sample();
             let at = |m: String| err(format!("line {n}"), m);
             let ds = match &mut data {
@@ -211,4 +229,35 @@ fn read_boards(
         }
     }
     data.ok_or_else(|| err("file".into(), "no samples".into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// With `fold=on` a checkers row is followed by its colour-exchanged copy: White's men
+    /// where Black's stood, turned round, and the outcome exchanged; the plain encoder
+    /// reads the rows alone.
+    #[test]
+    fn folded_checkers_rows_exchange_colours_and_outcomes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rows.csv");
+        // Row 1: a black man on square 1 and a white king on square 32, Black won (1);
+        // row 2: the same board, a draw (2).
+        let mut row = vec!["0"; 128];
+        row[0] = "1";
+        row[3 * 32 + 31] = "1";
+        let board = row.join(",");
+        std::fs::write(&path, format!("{board},1\n{board},2\n")).unwrap();
+        let folded = Encoder::parse("checkers-planes:fold=on").unwrap();
+        let data = read_dataset(&path, &folded).unwrap();
+        assert_eq!(data.len(), 4);
+        assert_eq!(data.labels(), [1, 0, 2, 2]);
+        // The copy: the white king turned round to a black king on square 1, the black man
+        // to a white man on square 32.
+        let set = |i: usize| (0..128).filter(|&f| data.value(i, f)).collect::<Vec<_>>();
+        assert_eq!(set(0), [0, 127]);
+        assert_eq!(set(1), [32, 2 * 32 + 31]);
+        assert_eq!(read_dataset(&path, &folded.plain()).unwrap().len(), 2);
+    }
 }

@@ -1,12 +1,15 @@
 #!/bin/sh
 # Seed 000, 9x9 Hex, five moves before the end, at the paper's setting (95.1% reported):
 # the connection symbols in a 1,024-bit hypervector (two positions each), 10,000 shared
-# clauses, T 20000, s 20, 16 state bits, EPOCHS epochs (default 20). Extra arguments go to
-# arena train (-o FILE).
+# clauses, T 20000, s 20, 16 state bits, EPOCHS epochs (default 20). ENCODER replaces the
+# encoder: `ENCODER=hex-connection:hv=1024,hv-bits=2,fold=on,rotate=on` trains on each
+# position's mirror and half-turn copies too (four rows for one; the test set as it is).
+# Extra arguments go to arena train (-o FILE).
 set -eu
 ARENA=${ARENA:-target/release/arena}
 DATA=${DATA:-../shared/data}
 exec "$ARENA" train "$DATA/hex/hex_9x9_5moves_train.csv" \
     --test "$DATA/hex/hex_9x9_5moves_test.csv" \
-    --encoder hex-connection:hv=1024,hv-bits=2 --model coalesced --clauses 10000 --T 20000 \
-    --s 20 --state-bits 16 --epochs "${EPOCHS:-20}" --test-each-epoch "$@"
+    --encoder "${ENCODER:-hex-connection:hv=1024,hv-bits=2}" --model coalesced \
+    --clauses 10000 --T 20000 --s 20 --state-bits 16 --epochs "${EPOCHS:-20}" \
+    --test-each-epoch "$@"

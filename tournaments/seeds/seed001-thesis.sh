@@ -4,7 +4,9 @@
 # tenth of each training set, two folds at a time. The journal in OUT (default cv-thesis)
 # keeps every finished fold: run again with --resume to continue. Extra arguments go to
 # arena cv: `--adaptive-on test` stops each fold on its test accuracy, as the thesis did
-# (no validation tenth held out: a choice made on the test set).
+# (no validation tenth held out: a choice made on the test set). ENCODER replaces the
+# encoder: `ENCODER=checkers-planes:fold=on` trains on each position's colour-exchanged copy
+# too (two rows for one; test folds and validation rows as they are).
 set -eu
 ARENA=${ARENA:-target/release/arena}
 DATA=${DATA:-../shared/data}
@@ -12,5 +14,5 @@ OUT=${OUT:-cv-thesis}
 F=$DATA/checkers/standard_end_10fold
 exec "$ARENA" cv "$F/fold0.csv" "$F/fold1.csv" "$F/fold2.csv" "$F/fold3.csv" "$F/fold4.csv" \
     "$F/fold5.csv" "$F/fold6.csv" "$F/fold7.csv" "$F/fold8.csv" "$F/fold9.csv" \
-    --encoder checkers-planes --weighted --clauses 19000 --T 40000 --s 9 --adaptive \
-    --max-epochs 100 --fold-jobs 2 --out "$OUT" "$@"
+    --encoder "${ENCODER:-checkers-planes}" --weighted --clauses 19000 --T 40000 --s 9 \
+    --adaptive --max-epochs 100 --fold-jobs 2 --out "$OUT" "$@"
