@@ -216,9 +216,9 @@ pub struct Encoder {
     pub edges: bool,
     /// Hex connection: the Black-to-move symbol.
     pub to_move: bool,
-    /// Hex: train on both colour orientations.
+    /// Hex and checkers: training sets also hold each position with the colours exchanged.
     pub fold: bool,
-    /// Hex: train on both half-turn orientations.
+    /// Hex: training sets also hold each position turned half a turn.
     pub rotate: bool,
     /// Checkers: turn board and labels to the side to move.
     pub mover_view: bool,
