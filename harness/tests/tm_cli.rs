@@ -547,47 +547,30 @@ fn training_copies_of_hex_rows_stay_out_of_the_tests() {
     let csv = dir.path().join("hex.csv");
     write_hex_csv(&csv, 200);
     let csv = csv.to_str().unwrap();
-    let machine = [
-        "--model",
-        "coalesced",
-        "--clauses",
-        "20",
-        "--T",
-        "10",
-        "--json",
-    ];
-    let encoder = ["--encoder", "hex-connection:fold=on,rotate=on"];
-    let (ok, stdout, stderr) = arena(
-        &[
-            &["train", csv, "--test", csv, "--epochs", "2"][..],
-            &encoder,
-            &machine,
-        ]
-        .concat(),
-    );
+    // The same machine and encoder for every command.
+    let with_copies = |command: &[&str]| {
+        let machine = [
+            "--model",
+            "coalesced",
+            "--clauses",
+            "20",
+            "--T",
+            "10",
+            "--json",
+        ];
+        let encoder = ["--encoder", "hex-connection:fold=on,rotate=on"];
+        arena(&[command, &encoder, &machine].concat())
+    };
+    let (ok, stdout, stderr) = with_copies(&["train", csv, "--test", csv, "--epochs", "2"]);
     assert!(ok, "{stderr}");
     assert!(stderr.contains("training on 800 samples"), "{stderr}");
     assert_eq!(samples_in(&json(&stdout)["test"]["confusion"]), 200);
-    let (ok, stdout, stderr) = arena(
-        &[
-            &["cv", csv, "--k", "4", "--epochs", "2"][..],
-            &encoder,
-            &machine,
-        ]
-        .concat(),
-    );
+    let (ok, stdout, stderr) = with_copies(&["cv", csv, "--k", "4", "--epochs", "2"]);
     assert!(ok, "{stderr}");
     assert_eq!(samples_in(&json(&stdout)["pooled"]["confusion"]), 200);
     // Adaptive epochs hold out a tenth of the file's rows (20) with all their copies, and
     // validate on those rows as they are: every accuracy is a multiple of 1/20.
-    let (ok, stdout, stderr) = arena(
-        &[
-            &["train", csv, "--adaptive", "--max-epochs", "3"][..],
-            &encoder,
-            &machine,
-        ]
-        .concat(),
-    );
+    let (ok, stdout, stderr) = with_copies(&["train", csv, "--adaptive", "--max-epochs", "3"]);
     assert!(ok, "{stderr}");
     assert!(stderr.contains("training on 800 samples"), "{stderr}");
     let validation = json(&stdout)["validation_accuracy"].clone();
