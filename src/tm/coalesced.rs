@@ -248,7 +248,7 @@ impl CoalescedTm {
         let shares = rounds::spans(self.blocks.len(), workers);
         rounds::run(
             self.blocks.iter_mut().collect(),
-            shares,
+            rounds::seats(shares),
             k,
             order.len() + 1,
             || SampleLiterals::new(layout),

@@ -425,43 +425,90 @@ impl MultiClassTm {
     /// from `rows`, on up to `workers` threads; the result is the same for any number.
     ///
     /// A sample changes only its label's and its negative class's clauses, from those
-    /// classes' own sums, so classes learn independently of one another: one worker goes
-    /// through the epoch class after class, and with two classes two workers take one each
-    /// and never meet ([`Self::train_by_class`]). Otherwise the workers share the blocks of
-    /// the two classes concerned sample by sample ([`rounds`]).
+    /// classes' own sums, so classes learn independently of one another. Each worker takes
+    /// as many whole classes as every worker can (with two classes and two workers, one
+    /// each; with one worker, all of them, class after class, so one class's clauses stay
+    /// in cache for its whole pass), and trains them alone. The classes left over are
+    /// shared: the workers share out their blocks sample by sample ([`rounds`]) and train
+    /// their own classes in the rounds' waits.
     fn train<'d>(
         &mut self,
         rows: impl Fn(usize) -> &'d [u64] + Sync,
         samples: &[(usize, usize, usize)],
         workers: usize,
     ) {
-        if workers <= 1 || (workers == 2 && self.blocks.len() == 2) {
-            return self.train_by_class(rows, samples, workers.max(1));
-        }
+        let workers = workers.max(1);
         let (t, layout) = (self.params.threshold as i64, self.layout);
         let (params, sampler) = (&self.params, &self.sampler);
         let keep = self.literal_keep.as_deref();
         let per_class = self.blocks[0].len();
-        let workers = workers.clamp(1, per_class);
-        // Worker w's share: the w-th run of every class's blocks.
-        let mut shares = vec![Vec::new(); workers];
-        for class in 0..self.blocks.len() {
-            for (share, span) in shares.iter_mut().zip(rounds::spans(per_class, workers)) {
-                share.extend(span.into_iter().map(|b| class * per_class + b));
-            }
+        let owned = self.blocks.len() / workers * workers;
+        let (own, shared) = self.blocks.split_at_mut(owned);
+        let mut classes_of: Vec<Vec<(usize, &mut Vec<Block>)>> =
+            (0..workers).map(|_| Vec::new()).collect();
+        for (class, blocks) in own.iter_mut().enumerate().rev() {
+            classes_of[class % workers].push((class, blocks));
         }
-        let blocks: Vec<&mut Block> = self.blocks.iter_mut().flatten().collect();
+        let rows = &rows;
+        let spans = rounds::spans(per_class, workers);
+        let seats = classes_of
+            .into_iter()
+            .zip(&spans)
+            .map(|(mut classes, span)| {
+                let mut literals = vec![0u64; layout.words()];
+                let mut next = 0;
+                rounds::Seat {
+                    share: (0..shared.len())
+                        .flat_map(|c| span.iter().map(move |b| c * per_class + b))
+                        .collect(),
+                    // The worker's own classes, one sample of one class a call, in order.
+                    aside: move || {
+                        while let Some((class, blocks)) = classes.last_mut() {
+                            let class = *class;
+                            let Some(k) =
+                                samples[next..].iter().position(|&(_, label, negative)| {
+                                    class == label || class == negative
+                                })
+                            else {
+                                classes.pop();
+                                next = 0;
+                                continue;
+                            };
+                            let (row, label, _) = samples[next + k];
+                            next += k + 1;
+                            layout.fill_literals(rows(row), &mut literals);
+                            let context = Feedback {
+                                params,
+                                sampler,
+                                literals: &literals,
+                                keep,
+                            };
+                            context.learn(blocks, class == label, None);
+                            return true;
+                        }
+                        false
+                    },
+                }
+            })
+            .collect();
+        let rounds_samples: Vec<_> = samples
+            .iter()
+            .filter(|&&(_, label, negative)| label >= owned || negative >= owned)
+            .copied()
+            .collect();
+        let blocks: Vec<&mut Block> = shared.iter_mut().flatten().collect();
         rounds::run(
             blocks,
-            shares,
+            seats,
             2,
-            samples.len() + 1,
+            rounds_samples.len() + 1,
             || SampleLiterals::new(layout),
             |literals, round, sums: Option<&[i32; 2]>, index, block, parts| {
-                let class = index / per_class;
-                if let (Some(sums), Some(&(row, label, negative))) =
-                    (sums, round.checked_sub(1).and_then(|r| samples.get(r)))
-                {
+                let class = owned + index / per_class;
+                if let (Some(sums), Some(&(row, label, negative))) = (
+                    sums,
+                    round.checked_sub(1).and_then(|r| rounds_samples.get(r)),
+                ) {
                     if class == label || class == negative {
                         let context = Feedback {
                             params,
@@ -474,7 +521,7 @@ impl MultiClassTm {
                         block.feedback(Update { target, sum }, &context, None);
                     }
                 }
-                if let Some(&(row, label, negative)) = samples.get(round) {
+                if let Some(&(row, label, negative)) = rounds_samples.get(round) {
                     if class == label || class == negative {
                         let vote = block.vote_learning(literals.of(round, rows(row)), keep);
                         parts[(class != label) as usize] = vote;
@@ -483,49 +530,6 @@ impl MultiClassTm {
             },
             |_, totals| [0, 1].map(|k| totals[k].clamp(-t, t) as i32),
         );
-    }
-
-    /// [`Self::train`] class after class on one thread (`workers` 1), or with the two
-    /// classes on two threads: each goes through every sample that concerns its class
-    /// without waiting for the other, and one class's clauses stay in cache for the whole
-    /// pass.
-    fn train_by_class<'d>(
-        &mut self,
-        rows: impl Fn(usize) -> &'d [u64] + Sync,
-        samples: &[(usize, usize, usize)],
-        workers: usize,
-    ) {
-        let layout = self.layout;
-        let (params, sampler) = (&self.params, &self.sampler);
-        let keep = self.literal_keep.as_deref();
-        let learn = |class: usize, blocks: &mut Vec<Block>| {
-            let mut literals = vec![0u64; layout.words()];
-            for &(row, label, negative) in samples {
-                if class != label && class != negative {
-                    continue;
-                }
-                layout.fill_literals(rows(row), &mut literals);
-                let context = Feedback {
-                    params,
-                    sampler,
-                    literals: &literals,
-                    keep,
-                };
-                context.learn(blocks, class == label, None);
-            }
-        };
-        if workers == 1 {
-            for (class, blocks) in self.blocks.iter_mut().enumerate() {
-                learn(class, blocks);
-            }
-            return;
-        }
-        let (first, second) = self.blocks.split_at_mut(1);
-        std::thread::scope(|scope| {
-            let learn = &learn;
-            scope.spawn(move || learn(1, &mut second[0]));
-            learn(0, &mut first[0]);
-        });
     }
 
     /// Clamped class sums of one sample (packed features), straight from the clause banks.

@@ -13,6 +13,11 @@
 //! by at most the one block it is working on. A worker that finds nothing left to take
 //! spins for a moment, then sleeps until the round is over: no core is burnt in waiting.
 //!
+//! A worker may also bring work of its own that no other worker touches (a class of a
+//! per-class machine that it trains alone): it does a piece of it whenever the open round
+//! has nothing left for it instead of waiting, and finishes it after the last round, so
+//! the waits of the shared rounds are filled and not slept through.
+//!
 //! On a machine busier than it has cores, some worker is always off its core holding a
 //! block, and the others would spend their turns asleep waiting for it. A worker that slept
 //! for more than a quarter of the last [`WINDOW`] therefore rests: it leaves the blocks to the
@@ -211,18 +216,40 @@ impl<B, D: Decision, F: FnMut(usize, &[i64]) -> D> Shared<'_, B, D, F> {
     }
 }
 
-/// Runs `rounds` rounds over `blocks` on `shares.len()` workers (the first on the calling
-/// thread); `shares[w]` lists the blocks worker w takes first, and every block is in one
-/// share.
+/// What one worker brings to [`run`]: the blocks it takes first, and its work aside: a
+/// piece of its own work per call, returning whether any is left.
+pub(crate) struct Seat<A> {
+    pub(crate) share: Vec<usize>,
+    pub(crate) aside: A,
+}
+
+/// Seats with the given shares and no work aside.
+pub(crate) fn seats(shares: Vec<Vec<usize>>) -> Vec<Seat<fn() -> bool>> {
+    fn nothing() -> bool {
+        false
+    }
+    shares
+        .into_iter()
+        .map(|share| Seat {
+            share,
+            aside: nothing as fn() -> bool,
+        })
+        .collect()
+}
+
+/// Runs `rounds` rounds over `blocks` on `seats.len()` workers (the first on the calling
+/// thread); `seats[w].share` lists the blocks worker w takes first, and every block is in
+/// one share. A worker that finds nothing left to take in an open round does a piece of its
+/// work aside, and it finishes that work after the last round.
 ///
 /// In each round every block is passed once to `work(state, round, decision, index,
 /// block, parts)` with the decision of the previous round (none in round 0) and its `width`
 /// parts to fill (they start at zero each time); `state` is the worker's own, made by
 /// `state()`. At the end of every round but the last, `decide(round, totals)` turns the
 /// summed parts into the round's decision.
-pub(crate) fn run<B: Send, D: Decision, S>(
+pub(crate) fn run<B: Send, D: Decision, S, A: FnMut() -> bool + Send>(
     blocks: Vec<&mut B>,
-    shares: Vec<Vec<usize>>,
+    seats: Vec<Seat<A>>,
     width: usize,
     rounds: usize,
     state: impl Fn() -> S + Sync,
@@ -230,6 +257,7 @@ pub(crate) fn run<B: Send, D: Decision, S>(
     decide: impl FnMut(usize, &[i64]) -> D + Send,
 ) {
     assert!(rounds < 1 << 32, "too many rounds");
+    let (shares, asides): (Vec<_>, Vec<_>) = seats.into_iter().map(|s| (s.share, s.aside)).unzip();
     debug_assert_eq!(
         shares.iter().map(Vec::len).sum::<usize>(),
         blocks.len(),
@@ -251,15 +279,15 @@ pub(crate) fn run<B: Send, D: Decision, S>(
         bell: (Mutex::new(()), Condvar::new()),
         abandoned: AtomicBool::new(false),
     };
-    if count == 0 {
-        return;
-    }
-    let worker = |w: usize| {
+    // Without blocks there are no rounds, only the work aside.
+    let rounds = if count == 0 { 0 } else { rounds };
+    let worker = |w: usize, mut aside: A| {
         let guard = AbandonOnPanic(&shared);
         let mut own = state();
         let mut values = vec![0i64; width];
         let mut round = 0;
         let mut watch = Watch::new();
+        let mut aside_left = true;
         while round < rounds {
             let mut decision: Option<D> = None;
             while let Some(b) = shared.take(w, round) {
@@ -282,6 +310,11 @@ pub(crate) fn run<B: Send, D: Decision, S>(
                 }
                 shared.finish(round, rounds);
             }
+            if aside_left && shared.round.load(Ordering::Acquire) == round {
+                aside_left = aside();
+                round = shared.round.load(Ordering::Acquire);
+                continue;
+            }
             round = shared.wait_past(round, &mut watch.slept);
             if watch.too_sleepy() {
                 if let Some(now) = shared.rest(watch.rest, rounds) {
@@ -290,15 +323,20 @@ pub(crate) fn run<B: Send, D: Decision, S>(
                 }
             }
         }
+        while aside_left {
+            aside_left = aside();
+        }
         std::mem::forget(guard);
     };
-    let workers = shared.shares.len();
+    let mut asides = asides.into_iter();
+    let first = asides.next().expect("at least one worker");
     std::thread::scope(|scope| {
         let worker = &worker;
-        let others: Vec<_> = (1..workers)
-            .map(|w| scope.spawn(move || worker(w)))
+        let others: Vec<_> = asides
+            .enumerate()
+            .map(|(w, aside)| scope.spawn(move || worker(w + 1, aside)))
             .collect();
-        worker(0);
+        worker(0, first);
         for handle in others {
             if let Err(panic) = handle.join() {
                 std::panic::resume_unwind(panic);
@@ -377,7 +415,7 @@ mod tests {
         let mut seen = Vec::new();
         run(
             values.iter_mut().collect(),
-            spans(7, workers),
+            seats(spans(7, workers)),
             2,
             rounds,
             || (),
@@ -413,7 +451,7 @@ mod tests {
             let mut blocks = [0u8; 4];
             run(
                 blocks.iter_mut().collect(),
-                spans(4, 2),
+                seats(spans(4, 2)),
                 1,
                 50,
                 || (),
@@ -426,6 +464,41 @@ mod tests {
             )
         });
         assert!(result.is_err());
+    }
+
+    #[test]
+    fn every_worker_finishes_its_work_aside() {
+        // Worker w has 40 * (w + 1) pieces aside; with blocks they fill the rounds' waits,
+        // without blocks they are all there is.
+        for (workers, count) in [(1, 7), (2, 7), (3, 7), (2, 0)] {
+            let mut values: Vec<i64> = (1..=count).collect();
+            let done: Vec<AtomicUsize> = (0..workers).map(|_| AtomicUsize::new(0)).collect();
+            let mut closed = 0;
+            let seats = spans(count as usize, workers)
+                .into_iter()
+                .enumerate()
+                .map(|(w, share)| {
+                    let done = &done[w];
+                    Seat {
+                        share,
+                        aside: move || done.fetch_add(1, Ordering::Relaxed) + 1 < 40 * (w + 1),
+                    }
+                })
+                .collect();
+            run(
+                values.iter_mut().collect(),
+                seats,
+                1,
+                100,
+                || (),
+                |_, round, _: Option<&()>, _, value, parts| parts[0] = *value * round as i64,
+                |_, _| closed += 1,
+            );
+            let pieces: Vec<usize> = done.iter().map(|d| d.load(Ordering::Relaxed)).collect();
+            let wanted: Vec<usize> = (0..workers).map(|w| 40 * (w + 1)).collect();
+            assert_eq!(pieces, wanted, "{workers} workers, {count} blocks");
+            assert_eq!(closed, if count == 0 { 0 } else { 99 });
+        }
     }
 
     #[test]
