@@ -11,8 +11,8 @@
 
 use crate::thread_share::ThreadShare;
 use crate::train::{
-    class_count, evaluate, fit, print_report, read_each, report_json, shuffled, stop_on_interrupt,
-    ModelArgs, Progress, Watch,
+    class_count, evaluate, fit, print_report, read_each_with_copies, report_json, shuffled,
+    stop_on_interrupt, ModelArgs, Progress, Watch,
 };
 use anyhow::Context;
 use std::collections::BTreeMap;
@@ -115,10 +115,7 @@ fn read_folds(args: &Args) -> anyhow::Result<Folds> {
                 args.data.len()
             );
         }
-        let sets = read_each(&args.data, encoder.plain())?;
-        let copies = (encoder.copies() > 1)
-            .then(|| read_each(&args.data, encoder))
-            .transpose()?;
+        let (sets, copies) = read_each_with_copies(&args.data, encoder)?;
         let files: Vec<(&Path, &Dataset)> =
             args.data.iter().map(PathBuf::as_path).zip(&sets).collect();
         let classes = class_count(&files, args.model_args.classes)?;
@@ -138,7 +135,9 @@ fn read_folds(args: &Args) -> anyhow::Result<Folds> {
     let k = args.k.unwrap_or(DEFAULT_K);
     anyhow::ensure!(k >= 2, "--k must be at least 2, got {k}");
     let file = &args.data[0];
-    let data = read_each(&args.data, encoder.plain())?.remove(0);
+    let copies = encoder.copies();
+    let (mut plain, with_copies) = read_each_with_copies(&args.data, encoder)?;
+    let data = plain.remove(0);
     let classes = class_count(&[(file.as_path(), &data)], args.model_args.classes)?;
     anyhow::ensure!(
         data.len() >= k,
@@ -152,19 +151,17 @@ fn read_folds(args: &Args) -> anyhow::Result<Folds> {
         .map(|f| data.subset(&rows_of(f).collect::<Vec<_>>()))
         .collect();
     // A row's training copies follow it in the file read with them, so they go with it.
-    let copies = encoder.copies();
-    let copies = if copies > 1 {
-        let with_copies = read_each(&args.data, encoder)?.remove(0);
-        let folds = (0..k).map(|f| {
-            let idx: Vec<usize> = rows_of(f)
-                .flat_map(|row| row * copies..(row + 1) * copies)
-                .collect();
-            with_copies.subset(&idx)
-        });
-        Some(folds.collect())
-    } else {
-        None
-    };
+    let copies = with_copies.map(|mut with_copies| {
+        let with_copies = with_copies.remove(0);
+        (0..k)
+            .map(|f| {
+                let idx: Vec<usize> = rows_of(f)
+                    .flat_map(|row| row * copies..(row + 1) * copies)
+                    .collect();
+                with_copies.subset(&idx)
+            })
+            .collect()
+    });
     let names = (0..k)
         .map(|i| format!("fold {i} of {k} from {}", file.display()))
         .collect();

@@ -4,7 +4,7 @@
 //! same encoders (fold i is the test set, the others the training set). Deterministic for
 //! a seed. Prints each fold's test accuracy and the mean.
 
-use crate::train::{class_count, concat, read_each, shuffled};
+use crate::train::{class_count, concat, read_each_with_copies, shuffled};
 use std::path::{Path, PathBuf};
 use tmbot::features::Encoder;
 use tmbot::tm::Dataset;
@@ -120,11 +120,8 @@ impl LogReg {
 /// Runs `arena logreg`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let encoder = Encoder::parse(&args.encoder).map_err(anyhow::Error::msg)?;
-    let sets = read_each(&args.folds, encoder.plain())?;
     // Training reads the folds with the encoder's training copies, testing without them.
-    let copies = (encoder.copies() > 1)
-        .then(|| read_each(&args.folds, encoder))
-        .transpose()?;
+    let (sets, copies) = read_each_with_copies(&args.folds, encoder)?;
     let files: Vec<(&Path, &Dataset)> =
         args.folds.iter().map(PathBuf::as_path).zip(&sets).collect();
     let classes = class_count(&files, None)?;

@@ -217,6 +217,26 @@ pub fn read_each(paths: &[PathBuf], encoder: Encoder) -> anyhow::Result<Vec<Data
     Ok(sets)
 }
 
+/// [`read_each`] for training and testing: each file's rows as they are, and, when the
+/// encoder makes training copies ([`Encoder::copies`]), each file's rows with their copies.
+/// A file is read once: every row's copies follow it, so the rows as they are are every
+/// `copies`-th row of the copied set.
+pub fn read_each_with_copies(
+    paths: &[PathBuf],
+    encoder: Encoder,
+) -> anyhow::Result<(Vec<Dataset>, Option<Vec<Dataset>>)> {
+    let copies = encoder.copies();
+    if copies == 1 {
+        return Ok((read_each(paths, encoder)?, None));
+    }
+    let with_copies = read_each(paths, encoder)?;
+    let plain = with_copies
+        .iter()
+        .map(|set| set.subset(&(0..set.len()).step_by(copies).collect::<Vec<_>>()))
+        .collect();
+    Ok((plain, Some(with_copies)))
+}
+
 /// The samples of `sets` one after the other.
 pub fn concat(sets: &[Dataset]) -> Dataset {
     let mut all = Dataset::with_names(sets[0].feature_names.clone());
@@ -757,4 +777,34 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     anyhow::ensure!(!trained.interrupted, "interrupted after {epochs} epochs");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_read_with_their_copies_give_back_the_rows_as_they_are() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("hex.csv");
+        let mut text = String::from("a,b,c,d,e,f,g,h,i,winner\n");
+        let mut rng = tmbot::rng::seeded(3);
+        for _ in 0..50 {
+            use rand::Rng as _;
+            for _ in 0..9 {
+                text.push_str(&format!("{},", rng.random_range(-1..=1)));
+            }
+            text.push_str(&format!("{}\n", [-1, 1][rng.random_range(0..2)]));
+        }
+        std::fs::write(&path, text).unwrap();
+        let paths = [path.clone(), path];
+        let parse = |name: &str| Encoder::parse(name).unwrap();
+        let as_they_are = read_each(&paths, parse("hex-connection")).unwrap();
+        let copied = parse("hex-connection:fold=on,rotate=on");
+        let (plain, copies) = read_each_with_copies(&paths, copied).unwrap();
+        assert_eq!(plain, as_they_are);
+        assert_eq!(copies.unwrap(), read_each(&paths, copied).unwrap());
+        let (plain, copies) = read_each_with_copies(&paths, parse("hex-connection")).unwrap();
+        assert_eq!((plain, copies), (as_they_are, None));
+    }
 }
