@@ -318,8 +318,10 @@ impl NaiveTm {
         if target != positive && !out {
             return;
         }
-        let r = rng.random_range(0..2 * t);
-        if !(if target { r < t - v } else { r < t + v }) {
+        // A sum at the threshold leaves no chance and one at minus the threshold makes the
+        // selection certain: neither draws.
+        let below = if target { t - v } else { t + v };
+        if below <= 0 || (below < 2 * t && rng.random_range(0..2 * t) >= below) {
             return;
         }
         let value = |l: usize| if l < f { x[l] } else { !x[l - f] };

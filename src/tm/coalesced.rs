@@ -80,24 +80,28 @@ impl PoolBlock {
         // updates, with the next clause's states loading while this one is updated. The
         // generator works on a local copy (kept in registers), and both passes write every
         // pair to `acting` and count it only when it passes (no branch on the data).
+        // A class whose sum is at the threshold leaves its pairs no chance, and one at minus
+        // the threshold makes them certain: their pairs draw nothing.
         let classes = step.classes;
         self.acting
             .resize(self.bank.clauses() * step.updates.len(), (0, 0));
         let acting = &mut self.acting[..];
+        let below = step
+            .updates
+            .map(|(_, target, sum)| if target { t - sum } else { t + sum });
+        let possible = below.map(|b| b > 0);
         let mut candidates = 0;
         for (i, &output) in self.outputs.iter().enumerate() {
             for (u, &(class, target, _)) in step.updates.iter().enumerate() {
                 let of_type_i = (self.weights[i * classes + class] >= 0) == target;
                 acting[candidates] = (i as u32, u as u8);
-                candidates += (output | of_type_i) as usize;
+                candidates += ((output | of_type_i) & possible[u]) as usize;
             }
         }
-        let below = step
-            .updates
-            .map(|(_, target, sum)| if target { t - sum } else { t + sum });
         let mut rng = self.rng.clone();
         let chosen = keep_in_place(acting, candidates, |(_, u)| {
-            rng.random_range(0..2 * t) < below[u as usize]
+            let below = below[u as usize];
+            below >= 2 * t || rng.random_range(0..2 * t) < below
         });
         self.acting.truncate(chosen);
         self.rng = rng;

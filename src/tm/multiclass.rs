@@ -143,14 +143,20 @@ impl Block {
         } else {
             t + update.sum
         };
+        // A sum at the threshold leaves no chance (a sum at minus the threshold, certainty):
+        // then nothing is drawn.
         let mut rng = self.rng.clone();
-        let chosen = keep_in_place(acting, candidates, |i| {
-            let r = match device_draws {
-                None => rng.random_range(0..2 * t),
-                Some(draws) => draws.clause(offset + i as usize).selection(t),
-            };
-            r < below
-        });
+        let chosen = match below {
+            ..=0 => 0,
+            b if b >= 2 * t => candidates,
+            _ => keep_in_place(acting, candidates, |i| {
+                let r = match device_draws {
+                    None => rng.random_range(0..2 * t),
+                    Some(draws) => draws.clause(offset + i as usize).selection(t),
+                };
+                r < below
+            }),
+        };
         self.acting.truncate(chosen);
         self.rng = rng;
         if let Some(&first) = self.acting.first() {
