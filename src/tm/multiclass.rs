@@ -443,11 +443,18 @@ impl MultiClassTm {
         samples: &[(usize, usize, usize)],
         workers: usize,
     ) {
-        let workers = workers.max(1);
         let (t, layout) = (self.params.threshold as i64, self.layout);
         let (params, sampler) = (&self.params, &self.sampler);
         let keep = self.literal_keep.as_deref();
         let per_class = self.blocks[0].len();
+        // More workers than classes share every class: no more of them than a class has
+        // blocks.
+        let workers = if workers > self.blocks.len() {
+            workers.min(per_class)
+        } else {
+            workers
+        }
+        .max(1);
         let owned = self.blocks.len() / workers * workers;
         let (own, shared) = self.blocks.split_at_mut(owned);
         let mut classes_of: Vec<Vec<(usize, &mut Vec<Block>)>> =
