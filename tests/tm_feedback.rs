@@ -473,8 +473,9 @@ fn the_model_does_not_depend_on_the_thread_count() {
 #[test]
 fn three_classes_give_the_same_model_on_two_three_and_four_threads() {
     // One thread goes class after class; on two, each thread trains a class alone and the
-    // third class's blocks are shared sample by sample; three take a class each; four share
-    // every class's blocks.
+    // third class's blocks are shared sample by sample; three take a class each, and so do
+    // four (no more workers than a class has blocks). Two classes on three threads (above)
+    // share every class's blocks.
     let data = random_dataset(&mut seeded(10), 70, 3, 300);
     let params = three_block_params(11);
     let new = || MultiClassTm::new(params.clone(), 70, 3).unwrap();
