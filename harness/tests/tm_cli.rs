@@ -968,6 +968,37 @@ fn small_commands_behave() {
     assert!(stdout.contains("tmbot per-class 1t inference"), "{stdout}");
     let mut words = stdout.split(|c: char| !c.is_alphanumeric());
     assert!(!words.any(|w| w == "inf" || w == "NaN"), "{stdout}");
+    // Given files are written under their own names: the generated games stay as they are.
+    let (train, test) = (dir.path().join("train.csv"), dir.path().join("test.csv"));
+    let generated = std::fs::read(&train).unwrap();
+    let test = test.to_str().unwrap();
+    let (ok, _, stderr) = arena(&[
+        "bench",
+        "tm",
+        "--train",
+        test,
+        "--test",
+        test,
+        "--clauses",
+        "4",
+        "--epochs",
+        "1",
+        "--inference-positions",
+        "0",
+        "--runs",
+        "tmbot:coalesced:1",
+        "--repeats",
+        "1",
+        "--out-dir",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    assert_eq!(std::fs::read(&train).unwrap(), generated);
+    let given = std::fs::read(dir.path().join("given-train.csv")).unwrap();
+    assert_eq!(
+        given,
+        std::fs::read(dir.path().join("given-test.csv")).unwrap()
+    );
 }
 
 #[test]

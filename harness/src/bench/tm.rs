@@ -80,7 +80,8 @@ pub struct Args {
     /// Positions for tmbot's inference measurement (after the per-class runs; 0: none).
     #[arg(long, default_value_t = 2_000_000)]
     inference_positions: usize,
-    /// Folder for the CSV files.
+    /// Folder for the CSV files every contestant reads: `train.csv` and `test.csv` for the
+    /// generated games, `given-train.csv` and `given-test.csv` for `--train`/`--test` files.
     #[arg(long, default_value = "/tmp/tm-bench")]
     out_dir: PathBuf,
     /// Python interpreter with the peer libraries.
@@ -626,8 +627,10 @@ fn report(all: &[Runs], epochs: usize) -> Vec<String> {
 fn data_files(args: &Args) -> anyhow::Result<(PathBuf, PathBuf)> {
     std::fs::create_dir_all(&args.out_dir)
         .with_context(|| format!("creating {}", args.out_dir.display()))?;
-    let train_csv = args.out_dir.join("train.csv");
-    let test_csv = args.out_dir.join("test.csv");
+    // Given files are written under names of their own, so the generated games stay put.
+    let prefix = if args.test.is_some() { "given-" } else { "" };
+    let train_csv = args.out_dir.join(format!("{prefix}train.csv"));
+    let test_csv = args.out_dir.join(format!("{prefix}test.csv"));
     let (train, test) = match &args.test {
         Some(test) => {
             let mut joined: Option<Dataset> = None;
