@@ -135,7 +135,7 @@ fn read_folds(args: &Args) -> anyhow::Result<Folds> {
     let k = args.k.unwrap_or(DEFAULT_K);
     anyhow::ensure!(k >= 2, "--k must be at least 2, got {k}");
     let file = &args.data[0];
-    let copies = encoder.copies();
+    let per_row = encoder.copies();
     let (mut plain, with_copies) = read_each_with_copies(&args.data, encoder)?;
     let data = plain.remove(0);
     let classes = class_count(&[(file.as_path(), &data)], args.model_args.classes)?;
@@ -156,7 +156,7 @@ fn read_folds(args: &Args) -> anyhow::Result<Folds> {
         (0..k)
             .map(|f| {
                 let idx: Vec<usize> = rows_of(f)
-                    .flat_map(|row| row * copies..(row + 1) * copies)
+                    .flat_map(|row| row * per_row..(row + 1) * per_row)
                     .collect();
                 with_copies.subset(&idx)
             })

@@ -935,27 +935,34 @@ fn small_commands_behave() {
     let (_, help, _) = arena(&["bench", "tm", "--help"]);
     assert!(!help.contains(env!("CARGO_MANIFEST_DIR")), "{help}");
     let dir = tempfile::tempdir().unwrap();
-    let (ok, stdout, stderr) = arena(&[
-        "bench",
-        "tm",
+    let out = dir.path().to_str().unwrap();
+    // A bench of one epoch on four clauses, writing into `dir`, with `args` besides.
+    let bench = |args: &[&str]| {
+        let common = [
+            "bench",
+            "tm",
+            "--clauses",
+            "4",
+            "--epochs",
+            "1",
+            "--out-dir",
+            out,
+        ];
+        arena(&[&common[..], args].concat())
+    };
+    let (ok, stdout, stderr) = bench(&[
         "--train-rows",
         "20",
         "--test-rows",
         "4",
         "--board",
         "3",
-        "--clauses",
-        "4",
-        "--epochs",
-        "1",
         "--inference-positions",
         "4",
         "--runs",
         "tmbot:coalesced:1,tmbot:per-class:1,tmbot:coalesced:2",
         "--repeats",
         "2",
-        "--out-dir",
-        dir.path().to_str().unwrap(),
     ]);
     assert!(ok, "{stderr}");
     // Two interleaved rounds of the three runs, then the table and the thread ratio.
@@ -972,25 +979,17 @@ fn small_commands_behave() {
     let (train, test) = (dir.path().join("train.csv"), dir.path().join("test.csv"));
     let generated = std::fs::read(&train).unwrap();
     let test = test.to_str().unwrap();
-    let (ok, _, stderr) = arena(&[
-        "bench",
-        "tm",
+    let (ok, _, stderr) = bench(&[
         "--train",
         test,
         "--test",
         test,
-        "--clauses",
-        "4",
-        "--epochs",
-        "1",
         "--inference-positions",
         "0",
         "--runs",
         "tmbot:coalesced:1",
         "--repeats",
         "1",
-        "--out-dir",
-        dir.path().to_str().unwrap(),
     ]);
     assert!(ok, "{stderr}");
     assert_eq!(std::fs::read(&train).unwrap(), generated);
