@@ -40,6 +40,32 @@ fn arena(args: &[&str]) -> (bool, String, String) {
     )
 }
 
+/// A test's temporary folder, its files named by text paths as the command line takes them.
+struct Scratch(tempfile::TempDir);
+
+impl Scratch {
+    fn new() -> Scratch {
+        Scratch(tempfile::tempdir().unwrap())
+    }
+
+    /// The path of `name` in the folder, as text.
+    fn path(&self, name: &str) -> String {
+        text(&self.0.path().join(name)).to_owned()
+    }
+
+    /// The path of `name` in the folder after `write` has written it there.
+    fn file(&self, name: &str, write: impl FnOnce(&Path)) -> String {
+        let path = self.path(name);
+        write(Path::new(&path));
+        path
+    }
+}
+
+/// A path as text (every path here is UTF-8).
+fn text(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
 fn json(text: &str) -> serde_json::Value {
     serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"))
 }
@@ -65,11 +91,11 @@ fn train_conv_on_checkers_folds() {
     let (Some(test), Some(a), Some(b)) = (fold(0), fold(1), fold(2)) else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let model = dir.path().join("conv.tm");
-    let mut args = vec!["train", a.to_str().unwrap(), b.to_str().unwrap()];
-    args.extend(["--test", test.to_str().unwrap(), "--model", "conv"]);
-    args.extend(["--window", "2", "--json", "-o", model.to_str().unwrap()]);
+    let dir = Scratch::new();
+    let model = &dir.path("conv.tm");
+    let mut args = vec!["train", text(&a), text(&b)];
+    args.extend(["--test", text(&test), "--model", "conv"]);
+    args.extend(["--window", "2", "--json", "-o", model]);
     args.extend(SMALL);
     args.push("3");
     let (ok, stdout, stderr) = arena(&args);
@@ -80,7 +106,7 @@ fn train_conv_on_checkers_folds() {
     // Draws are 62.8% of the data; a model that learnt nothing predicts about that at best.
     assert!((0.5..=1.0).contains(&accuracy), "accuracy {accuracy}");
     // The saved model is convolutional and predicts the reported accuracy again.
-    let saved = SavedModel::load(&model).unwrap();
+    let saved = SavedModel::load(Path::new(model)).unwrap();
     let Machine::Conv(conv) = &saved.machine else {
         panic!("saved a {:?}", saved.machine);
     };
@@ -88,25 +114,19 @@ fn train_conv_on_checkers_folds() {
     let data = read_dataset(&test, &Encoder::parse("checkers-planes").unwrap()).unwrap();
     assert_eq!(data.accuracy(&saved.machine.predict_all(&data)), accuracy);
     // explain writes clauses over patch features; export refuses convolutional models.
-    let (ok, stdout, stderr) = arena(&["explain", model.to_str().unwrap(), "--top", "3"]);
+    let (ok, stdout, stderr) = arena(&["explain", model, "--top", "3"]);
     assert!(ok, "{stderr}");
     assert!(
         stdout.contains("convolutional over 2x2 windows"),
         "{stdout}"
     );
     assert!(stdout.contains("Clause"), "{stdout}");
-    let out = dir.path().join("conv.tmi");
-    let (ok, _, stderr) = arena(&[
-        "export",
-        model.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (ok, _, stderr) = arena(&["export", model, "--out", &dir.path("conv.tmi")]);
     assert!(!ok && stderr.contains("convolutional"), "{stderr}");
     // A window that does not fit the 4 x 8 board is a clear error.
     let (ok, _, stderr) = arena(&[
         "train",
-        a.to_str().unwrap(),
+        text(&a),
         "--encoder",
         "checkers-planes",
         "--model",
@@ -124,7 +144,7 @@ fn cv_conv_on_checkers_folds() {
         return;
     };
     let mut args = vec!["cv"];
-    args.extend(folds.iter().map(|p| p.to_str().unwrap()));
+    args.extend(folds.iter().map(|p| text(p)));
     args.extend(["--only", "2", "--model", "conv", "--window", "3", "--json"]);
     args.extend(SMALL);
     args.push("5");
@@ -141,23 +161,17 @@ fn exported_per_class_model_predicts_like_the_model() {
     let (Some(test), Some(a)) = (fold(0), fold(1)) else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let model = dir.path().join("m.tm");
-    let out = dir.path().join("m.tmi");
-    let mut args = vec!["train", a.to_str().unwrap(), "-o", model.to_str().unwrap()];
+    let dir = Scratch::new();
+    let (model, out) = (&dir.path("m.tm"), &dir.path("m.tmi"));
+    let mut args = vec!["train", text(&a), "-o", model];
     args.extend(SMALL);
     args.push("7");
     let (ok, _, stderr) = arena(&args);
     assert!(ok, "{stderr}");
-    let (ok, _, stderr) = arena(&[
-        "export",
-        model.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (ok, _, stderr) = arena(&["export", model, "--out", out]);
     assert!(ok, "{stderr}");
-    let saved = SavedModel::load(&model).unwrap();
-    let exported = load_inference(&out).unwrap();
+    let saved = SavedModel::load(Path::new(model)).unwrap();
+    let exported = load_inference(Path::new(out)).unwrap();
     let data = read_dataset(&test, &Encoder::parse("checkers-planes").unwrap()).unwrap();
     let sums = exported.class_sums(&data);
     for i in 0..data.len() {
@@ -173,12 +187,27 @@ fn exported_per_class_model_predicts_like_the_model() {
 fn write_rule_csv(path: &Path, rows: usize) {
     use rand::Rng as _;
     let mut rng = tmbot::rng::seeded(5);
-    let mut text: String = (0..12).map(|f| format!("f{f},")).collect();
-    text.push_str("label\n");
-    for _ in 0..rows {
-        let x: Vec<u8> = (0..12).map(|_| rng.random_range(0..2)).collect();
+    let header: Vec<String> = (0..12).map(|f| format!("f{f}")).collect();
+    write_csv(path, &header, "label", rows, || {
+        let x: Vec<i8> = (0..12).map(|_| rng.random_range(0..2)).collect();
         let label = if x[2] == 1 { 2 } else { x[0] & x[1] };
-        for v in &x {
+        (x, label)
+    });
+}
+
+/// Writes `rows` rows made by `row` (values, then the label) under a header of `columns`
+/// and `label`.
+fn write_csv(
+    path: &Path,
+    columns: &[String],
+    label: &str,
+    rows: usize,
+    mut row: impl FnMut() -> (Vec<i8>, i8),
+) {
+    let mut text = format!("{},{label}\n", columns.join(","));
+    for _ in 0..rows {
+        let (values, label) = row();
+        for v in &values {
             text.push_str(&format!("{v},"));
         }
         text.push_str(&format!("{label}\n"));
@@ -188,11 +217,9 @@ fn write_rule_csv(path: &Path, rows: usize) {
 
 #[test]
 fn coalesced_model_trains_saves_explains_and_exports() {
-    let dir = tempfile::tempdir().unwrap();
-    let csv = dir.path().join("rule.csv");
-    write_rule_csv(&csv, 400);
-    let model = dir.path().join("k.tm");
-    let (csv, model_path) = (csv.to_str().unwrap(), model.to_str().unwrap());
+    let dir = Scratch::new();
+    let csv = &dir.file("rule.csv", |p| write_rule_csv(p, 400));
+    let model_path = &dir.path("k.tm");
     let (ok, stdout, stderr) = arena(&[
         "train",
         csv,
@@ -221,7 +248,7 @@ fn coalesced_model_trains_saves_explains_and_exports() {
     // The majority class (0) is 37.5% of the samples.
     assert!(accuracy >= 0.8, "accuracy {accuracy}");
     // The saved model is coalesced and predicts the reported accuracy again.
-    let saved = SavedModel::load(&model).unwrap();
+    let saved = SavedModel::load(Path::new(model_path)).unwrap();
     assert!(matches!(saved.machine, Machine::Coalesced(_)), "{saved:?}");
     let data = tmbot::tm::Dataset::read_csv(Path::new(csv)).unwrap();
     assert_eq!(data.accuracy(&saved.machine.predict_all(&data)), accuracy);
@@ -257,10 +284,10 @@ fn coalesced_model_trains_saves_explains_and_exports() {
     }
     assert!(signs.contains("+") && signs.contains("-"), "{stdout}");
     // export writes the include masks; they predict as the model.
-    let out = dir.path().join("k.tmi");
-    let (ok, _, stderr) = arena(&["export", model_path, "--out", out.to_str().unwrap()]);
+    let out = &dir.path("k.tmi");
+    let (ok, _, stderr) = arena(&["export", model_path, "--out", out]);
     assert!(ok, "{stderr}");
-    let sums = load_inference(&out).unwrap().class_sums(&data);
+    let sums = load_inference(Path::new(out)).unwrap().class_sums(&data);
     for i in 0..data.len() {
         assert_eq!(
             sums[i * 3..(i + 1) * 3],
@@ -281,31 +308,24 @@ fn coalesced_model_trains_saves_explains_and_exports() {
 fn write_hex_csv(path: &Path, rows: usize) {
     use rand::Rng as _;
     let mut rng = tmbot::rng::seeded(9);
-    let mut text: String = (0..9)
-        .map(|c| format!("cell_{}_{},", c / 3, c % 3))
+    let header: Vec<String> = (0..9)
+        .map(|c| format!("cell_{}_{}", c / 3, c % 3))
         .collect();
-    text.push_str("winner\n");
-    for _ in 0..rows {
+    write_csv(path, &header, "winner", rows, || {
         let cells: Vec<i8> = (0..9).map(|_| rng.random_range(-1..=1)).collect();
         let winner = match cells[4] {
             0 => [-1, 1][rng.random_range(0..2)],
             v => v,
         };
-        for v in &cells {
-            text.push_str(&format!("{v},"));
-        }
-        text.push_str(&format!("{winner}\n"));
-    }
-    std::fs::write(path, text).unwrap();
+        (cells, winner)
+    });
 }
 
 #[test]
 fn explain_is_readable_with_cell_and_class_names_and_short_clauses() {
-    let dir = tempfile::tempdir().unwrap();
-    let csv = dir.path().join("hex.csv");
-    write_hex_csv(&csv, 300);
-    let model = dir.path().join("hex.tm");
-    let (csv, model) = (csv.to_str().unwrap(), model.to_str().unwrap());
+    let dir = Scratch::new();
+    let csv = &dir.file("hex.csv", |p| write_hex_csv(p, 300));
+    let model = &dir.path("hex.tm");
     let (ok, _, stderr) = arena(&[
         "train",
         csv,
@@ -369,18 +389,13 @@ fn explain_is_readable_with_cell_and_class_names_and_short_clauses() {
     let (Some(fold1),) = (fold(1),) else {
         return;
     };
-    let checkers = dir.path().join("c.tm");
-    let mut args = vec![
-        "train",
-        fold1.to_str().unwrap(),
-        "-o",
-        checkers.to_str().unwrap(),
-    ];
+    let checkers = &dir.path("c.tm");
+    let mut args = vec!["train", text(&fold1), "-o", checkers];
     args.extend(SMALL);
     args.push("2");
     let (ok, _, stderr) = arena(&args);
     assert!(ok, "{stderr}");
-    let (ok, stdout, stderr) = arena(&["explain", checkers.to_str().unwrap(), "--top", "2"]);
+    let (ok, stdout, stderr) = arena(&["explain", checkers, "--top", "2"]);
     assert!(ok, "{stderr}");
     for name in ["loss for Black", "win for Black", "draw"] {
         assert!(stdout.contains(name), "{stdout}");
@@ -389,19 +404,10 @@ fn explain_is_readable_with_cell_and_class_names_and_short_clauses() {
 
 #[test]
 fn train_checks_the_output_before_training_and_says_when_nothing_is_saved() {
-    let dir = tempfile::tempdir().unwrap();
-    let csv = dir.path().join("rule.csv");
-    write_rule_csv(&csv, 50);
-    let csv = csv.to_str().unwrap();
-    let missing = dir.path().join("no-such-folder").join("m.tm");
-    let (ok, _, stderr) = arena(&[
-        "train",
-        csv,
-        "--epochs",
-        "1",
-        "-o",
-        missing.to_str().unwrap(),
-    ]);
+    let dir = Scratch::new();
+    let csv = &dir.file("rule.csv", |p| write_rule_csv(p, 50));
+    let missing = &dir.path("no-such-folder/m.tm");
+    let (ok, _, stderr) = arena(&["train", csv, "--epochs", "1", "-o", missing]);
     assert!(!ok, "{stderr}");
     assert!(!stderr.contains("epoch 1"), "trained first: {stderr}");
     assert_eq!(stderr.matches("os error").count(), 1, "{stderr}");
@@ -434,51 +440,41 @@ fn cv_rule(csv: &str, journal: &str, rest: &[&str]) -> (bool, String, String) {
 
 #[test]
 fn cv_journals_each_fold_and_resumes() {
-    let dir = tempfile::tempdir().unwrap();
-    let csv = dir.path().join("rule.csv");
-    write_rule_csv(&csv, 300);
-    let journal = dir.path().join("cv.jsonl");
-    let (csv, journal_path) = (csv.to_str().unwrap(), journal.to_str().unwrap());
-    let (ok, full, stderr) = cv_rule(csv, journal_path, &["--epochs", "3", "--json"]);
+    let dir = Scratch::new();
+    let csv = &dir.file("rule.csv", |p| write_rule_csv(p, 300));
+    let journal = &dir.path("cv.jsonl");
+    let (ok, full, stderr) = cv_rule(csv, journal, &["--epochs", "3", "--json"]);
     assert!(ok, "{stderr}");
-    let text = std::fs::read_to_string(&journal).unwrap();
+    let text = std::fs::read_to_string(journal).unwrap();
     assert_eq!(text.lines().count(), 4, "{text}");
     // An existing journal is continued only on request.
-    let (ok, _, stderr) = cv_rule(csv, journal_path, &["--epochs", "3", "--json"]);
+    let (ok, _, stderr) = cv_rule(csv, journal, &["--epochs", "3", "--json"]);
     assert!(!ok && stderr.contains("--resume"), "{stderr}");
     // Another setup does not continue this journal.
-    let (ok, _, stderr) = cv_rule(csv, journal_path, &["--epochs", "4", "--resume"]);
+    let (ok, _, stderr) = cv_rule(csv, journal, &["--epochs", "4", "--resume"]);
     assert!(!ok && stderr.contains("another setup"), "{stderr}");
     // Drop the last fold: --resume trains it alone and reports what the full run did.
     let kept: Vec<&str> = text.lines().take(3).collect();
-    std::fs::write(&journal, kept.join("\n") + "\n").unwrap();
-    let (ok, resumed, stderr) =
-        cv_rule(csv, journal_path, &["--epochs", "3", "--json", "--resume"]);
+    std::fs::write(journal, kept.join("\n") + "\n").unwrap();
+    let (ok, resumed, stderr) = cv_rule(csv, journal, &["--epochs", "3", "--json", "--resume"]);
     assert!(ok, "{stderr}");
     assert!(stderr.contains("resuming: 2 of 3 folds"), "{stderr}");
     assert_eq!(json(&resumed), json(&full));
-    assert_eq!(std::fs::read_to_string(&journal).unwrap(), text);
+    assert_eq!(std::fs::read_to_string(journal).unwrap(), text);
 }
 
 #[test]
 fn folds_trained_two_at_a_time_give_the_same_summary() {
-    let dir = tempfile::tempdir().unwrap();
-    let csv = dir.path().join("rule.csv");
-    write_rule_csv(&csv, 300);
-    let csv = csv.to_str().unwrap();
-    let one = dir.path().join("one.jsonl");
-    let two = dir.path().join("two.jsonl");
-    let (ok, alone, stderr) = cv_rule(csv, one.to_str().unwrap(), &["--epochs", "2", "--json"]);
+    let dir = Scratch::new();
+    let csv = &dir.file("rule.csv", |p| write_rule_csv(p, 300));
+    let (ok, alone, stderr) = cv_rule(csv, &dir.path("one.jsonl"), &["--epochs", "2", "--json"]);
     assert!(ok, "{stderr}");
-    let (ok, paired, stderr) = cv_rule(
-        csv,
-        two.to_str().unwrap(),
-        &["--epochs", "2", "--json", "--fold-jobs", "2"],
-    );
+    let two = &dir.path("two.jsonl");
+    let (ok, paired, stderr) = cv_rule(csv, two, &["--epochs", "2", "--json", "--fold-jobs", "2"]);
     assert!(ok, "{stderr}");
     assert_eq!(json(&paired), json(&alone));
     // Every fold is journalled once, in whatever order the folds finished.
-    let text = std::fs::read_to_string(&two).unwrap();
+    let text = std::fs::read_to_string(two).unwrap();
     let mut folds: Vec<u64> = text
         .lines()
         .skip(1)
@@ -490,10 +486,8 @@ fn folds_trained_two_at_a_time_give_the_same_summary() {
 
 #[test]
 fn train_tests_each_epoch_on_request_with_folded_hex_symbols() {
-    let dir = tempfile::tempdir().unwrap();
-    let csv = dir.path().join("hex.csv");
-    write_hex_csv(&csv, 200);
-    let csv = csv.to_str().unwrap();
+    let dir = Scratch::new();
+    let csv = &dir.file("hex.csv", |p| write_hex_csv(p, 200));
     let common = [
         "train",
         csv,
@@ -543,10 +537,8 @@ fn samples_in(confusion: &serde_json::Value) -> u64 {
 /// rows for each.
 #[test]
 fn training_copies_of_hex_rows_stay_out_of_the_tests() {
-    let dir = tempfile::tempdir().unwrap();
-    let csv = dir.path().join("hex.csv");
-    write_hex_csv(&csv, 200);
-    let csv = csv.to_str().unwrap();
+    let dir = Scratch::new();
+    let csv = &dir.file("hex.csv", |p| write_hex_csv(p, 200));
     // The same machine and encoder for every command.
     let with_copies = |command: &[&str]| {
         let machine = [
@@ -605,10 +597,8 @@ fn write_noisy_rule_csv(path: &Path, rows: usize) {
 
 #[test]
 fn keep_best_keeps_the_machine_of_the_best_validated_epoch() {
-    let dir = tempfile::tempdir().unwrap();
-    let csv = dir.path().join("noisy.csv");
-    write_noisy_rule_csv(&csv, 400);
-    let csv = csv.to_str().unwrap();
+    let dir = Scratch::new();
+    let csv = &dir.file("noisy.csv", |p| write_noisy_rule_csv(p, 400));
     let args = [
         "train",
         csv,
@@ -665,10 +655,10 @@ fn keep_best_keeps_the_machine_of_the_best_validated_epoch() {
     let (ok, _, stderr) = arena(&["train", csv, "--keep-best"]);
     assert!(!ok && stderr.contains("--adaptive"), "{stderr}");
     // arena cv journals the kept epoch and reports the last epochs' mean beside.
-    let journal = dir.path().join("cv.jsonl");
+    let journal = &dir.path("cv.jsonl");
     let (ok, stdout, stderr) = cv_rule(
         csv,
-        journal.to_str().unwrap(),
+        journal,
         &["--adaptive", "--keep-best", "--max-epochs", "25", "--json"],
     );
     assert!(ok, "{stderr}");
@@ -678,7 +668,7 @@ fn keep_best_keeps_the_machine_of_the_best_validated_epoch() {
         Some(3)
     );
     assert!(summary["last_epoch_mean_accuracy"].is_f64(), "{stdout}");
-    let text = std::fs::read_to_string(&journal).unwrap();
+    let text = std::fs::read_to_string(journal).unwrap();
     assert!(
         text.lines()
             .skip(1)
@@ -689,12 +679,9 @@ fn keep_best_keeps_the_machine_of_the_best_validated_epoch() {
 
 #[test]
 fn adaptive_epochs_read_the_test_set_on_request_as_the_thesis_did() {
-    let dir = tempfile::tempdir().unwrap();
-    let train = dir.path().join("train.csv");
-    let test = dir.path().join("test.csv");
-    write_noisy_rule_csv(&train, 300);
-    write_noisy_rule_csv(&test, 100);
-    let (train, test) = (train.to_str().unwrap(), test.to_str().unwrap());
+    let dir = Scratch::new();
+    let train = &dir.file("train.csv", |p| write_noisy_rule_csv(p, 300));
+    let test = &dir.file("test.csv", |p| write_noisy_rule_csv(p, 100));
     let rule = [
         "--clauses",
         "12",
@@ -738,10 +725,10 @@ fn adaptive_epochs_read_the_test_set_on_request_as_the_thesis_did() {
     let (ok, _, stderr) = arena(&["train", train, "--adaptive-on", "test", "--test", test]);
     assert!(!ok && stderr.contains("--adaptive"), "{stderr}");
     // arena cv reads each test fold.
-    let journal = dir.path().join("cv.jsonl");
+    let journal = &dir.path("cv.jsonl");
     let (ok, stdout, stderr) = cv_rule(
         train,
-        journal.to_str().unwrap(),
+        journal,
         &[
             "--adaptive",
             "--adaptive-on",
@@ -759,14 +746,11 @@ fn adaptive_epochs_read_the_test_set_on_request_as_the_thesis_did() {
 #[test]
 fn ctrl_c_in_cv_prints_the_summary_of_the_finished_folds() {
     use std::io::Read as _;
-    let dir = tempfile::tempdir().unwrap();
-    let csv = dir.path().join("rule.csv");
-    write_rule_csv(&csv, 300);
-    let journal = dir.path().join("cv.jsonl");
-    let log = dir.path().join("stderr.txt");
+    let dir = Scratch::new();
+    let csv = &dir.file("rule.csv", |p| write_rule_csv(p, 300));
+    let (journal, log) = (&dir.path("cv.jsonl"), &dir.path("stderr.txt"));
     let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(["cv", csv.to_str().unwrap(), "--k", "3", "--journal"])
-        .arg(&journal)
+        .args(["cv", csv, "--k", "3", "--journal", journal])
         .args([
             "--clauses",
             "20",
@@ -779,11 +763,11 @@ fn ctrl_c_in_cv_prints_the_summary_of_the_finished_folds() {
         ])
         .stdout(std::process::Stdio::piped())
         // A line per epoch: a file, since a full pipe would block arena.
-        .stderr(std::fs::File::create(&log).unwrap())
+        .stderr(std::fs::File::create(log).unwrap())
         .spawn()
         .unwrap();
     // Interrupt once the first fold is in the journal (the setup line and one fold).
-    while std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 2 {
+    while std::fs::read_to_string(journal).map_or(0, |t| t.lines().count()) < 2 {
         assert!(
             child.try_wait().unwrap().is_none(),
             "cv ended before fold 1"
@@ -802,7 +786,7 @@ fn ctrl_c_in_cv_prints_the_summary_of_the_finished_folds() {
         .unwrap()
         .read_to_string(&mut stdout)
         .unwrap();
-    let stderr = std::fs::read_to_string(&log).unwrap();
+    let stderr = std::fs::read_to_string(log).unwrap();
     assert!(!status.success(), "{stderr}");
     assert!(
         stdout.contains("mean accuracy over 1 folds"),
@@ -817,20 +801,17 @@ fn ctrl_c_in_cv_prints_the_summary_of_the_finished_folds() {
 
 #[test]
 fn data_and_fold_errors_are_clear() {
-    let dir = tempfile::tempdir().unwrap();
-    let bad = dir.path().join("bad.csv");
-    std::fs::write(&bad, "a,b,y\n1,0,0\n0,1,1\n\n1,1,2\n0,0,7\n1,1,1\n").unwrap();
-    let bad = bad.to_str().unwrap();
+    let dir = Scratch::new();
+    let bad = &dir.file("bad.csv", |p| {
+        std::fs::write(p, "a,b,y\n1,0,0\n0,1,1\n\n1,1,2\n0,0,7\n1,1,1\n").unwrap()
+    });
     let (ok, _, stderr) = arena(&["train", bad, "--epochs", "1"]);
     assert!(!ok, "{stderr}");
     assert!(stderr.contains("bad.csv: line 6: label 7"), "{stderr}");
     let (ok, _, stderr) = arena(&["train", bad, "--epochs", "1", "--classes", "3"]);
     assert!(!ok && stderr.contains("--classes 3"), "{stderr}");
-    let a = dir.path().join("a.csv");
-    let b = dir.path().join("b.csv");
-    write_rule_csv(&a, 30);
-    std::fs::write(&b, "1,0,1\n0,1,0\n").unwrap();
-    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let a = &dir.file("a.csv", |p| write_rule_csv(p, 30));
+    let b = &dir.file("b.csv", |p| std::fs::write(p, "1,0,1\n0,1,0\n").unwrap());
     let (ok, _, stderr) = arena(&["cv", a, "--only", "0"]);
     assert!(!ok && stderr.contains("--only 0"), "{stderr}");
     let (ok, _, stderr) = arena(&["cv", a, a, "--k", "5"]);
@@ -845,27 +826,28 @@ fn data_and_fold_errors_are_clear() {
 #[test]
 fn exported_model_plays_through_eval_tm() {
     use rand::Rng as _;
-    let dir = tempfile::tempdir().unwrap();
-    // Random checkers-planes rows: the model is poor, but it must load and play.
-    let csv = dir.path().join("planes.csv");
-    let mut rng = tmbot::rng::seeded(2);
-    let mut text = String::new();
-    for _ in 0..60 {
-        for _ in 0..128 {
-            text.push_str(if rng.random_range(0..8) == 0 {
-                "1,"
-            } else {
-                "0,"
-            });
+    let dir = Scratch::new();
+    // Random checkers-planes rows without a header: the model is poor, but it must load and
+    // play.
+    let csv = &dir.file("planes.csv", |p| {
+        let mut rng = tmbot::rng::seeded(2);
+        let mut rows = String::new();
+        for _ in 0..60 {
+            for _ in 0..128 {
+                rows.push_str(if rng.random_range(0..8) == 0 {
+                    "1,"
+                } else {
+                    "0,"
+                });
+            }
+            rows.push_str(&format!("{}\n", rng.random_range(0..3)));
         }
-        text.push_str(&format!("{}\n", rng.random_range(0..3)));
-    }
-    std::fs::write(&csv, text).unwrap();
-    let model = dir.path().join("m.tm");
-    let out = dir.path().join("m.tmi");
+        std::fs::write(p, rows).unwrap();
+    });
+    let (model, out) = (&dir.path("m.tm"), &dir.path("m.tmi"));
     let (ok, _, stderr) = arena(&[
         "train",
-        csv.to_str().unwrap(),
+        csv,
         "--encoder",
         "checkers-planes",
         "--clauses",
@@ -873,17 +855,12 @@ fn exported_model_plays_through_eval_tm() {
         "--epochs",
         "1",
         "-o",
-        model.to_str().unwrap(),
+        model,
     ]);
     assert!(ok, "{stderr}");
-    let (ok, _, stderr) = arena(&[
-        "export",
-        model.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (ok, _, stderr) = arena(&["export", model, "--out", out]);
     assert!(ok, "{stderr}");
-    let player = format!("greedy:eval=tm:{}", out.display());
+    let player = format!("greedy:eval=tm:{out}");
     let (ok, stdout, stderr) = arena(&[
         "match",
         "--game",
@@ -934,8 +911,8 @@ fn small_commands_behave() {
     assert!(!help.to_lowercase().contains("hex"), "{help}");
     let (_, help, _) = arena(&["bench", "tm", "--help"]);
     assert!(!help.contains(env!("CARGO_MANIFEST_DIR")), "{help}");
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().to_str().unwrap();
+    let dir = Scratch::new();
+    let out = &dir.path("");
     // A bench of one epoch on four clauses, writing into `dir`, with `args` besides.
     let bench = |args: &[&str]| {
         let common = [
@@ -976,9 +953,8 @@ fn small_commands_behave() {
     let mut words = stdout.split(|c: char| !c.is_alphanumeric());
     assert!(!words.any(|w| w == "inf" || w == "NaN"), "{stdout}");
     // Given files are written under their own names: the generated games stay as they are.
-    let (train, test) = (dir.path().join("train.csv"), dir.path().join("test.csv"));
-    let generated = std::fs::read(&train).unwrap();
-    let test = test.to_str().unwrap();
+    let (train, test) = (&dir.path("train.csv"), &dir.path("test.csv"));
+    let generated = std::fs::read(train).unwrap();
     let (ok, _, stderr) = bench(&[
         "--train",
         test,
@@ -992,22 +968,15 @@ fn small_commands_behave() {
         "1",
     ]);
     assert!(ok, "{stderr}");
-    assert_eq!(std::fs::read(&train).unwrap(), generated);
-    let given = std::fs::read(dir.path().join("given-train.csv")).unwrap();
-    assert_eq!(
-        given,
-        std::fs::read(dir.path().join("given-test.csv")).unwrap()
-    );
+    assert_eq!(std::fs::read(train).unwrap(), generated);
+    let given = std::fs::read(dir.path("given-train.csv")).unwrap();
+    assert_eq!(given, std::fs::read(dir.path("given-test.csv")).unwrap());
 }
 
 #[test]
 fn replay_fails_on_other_variants_empty_files_and_binary_bytes() {
-    let dir = tempfile::tempdir().unwrap();
-    let pdn = |name: &str, bytes: &[u8]| {
-        let path = dir.path().join(name);
-        std::fs::write(&path, bytes).unwrap();
-        path.to_str().unwrap().to_string()
-    };
+    let dir = Scratch::new();
+    let pdn = |name: &str, bytes: &[u8]| dir.file(name, |p| std::fs::write(p, bytes).unwrap());
     let english = pdn("en.pdn", b"[GameType \"21\"]\n1. 11-15 23-19 *\n");
     let (ok, stdout, stderr) = arena(&["replay", &english]);
     assert!(ok, "{stdout}{stderr}");
