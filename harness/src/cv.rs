@@ -136,7 +136,7 @@ fn read_folds(args: &Args) -> anyhow::Result<Folds> {
     anyhow::ensure!(k >= 2, "--k must be at least 2, got {k}");
     let file = &args.data[0];
     let per_row = encoder.copies();
-    let (mut plain, with_copies) = read_each_with_copies(&args.data, encoder)?;
+    let (mut plain, with_copies) = read_each_with_copies(std::slice::from_ref(file), encoder)?;
     let data = plain.remove(0);
     let classes = class_count(&[(file.as_path(), &data)], args.model_args.classes)?;
     anyhow::ensure!(
