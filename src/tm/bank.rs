@@ -387,14 +387,28 @@ impl ClauseBank {
         }
     }
 
-    /// Asks the CPU to start loading the states of `clause`, which a feedback reads and writes
-    /// in full: machines call it for the next clause to update while they update this one.
+    /// Asks the CPU to start loading the states of `clause` that a feedback reads and writes:
+    /// machines call it for the next clause to update while they update this one. Deep
+    /// counters' steps settle in their low planes ([`bitslice::step_clause`]), so only those
+    /// and the include plane are loaded.
     #[inline(always)]
     pub fn prefetch(&self, clause: usize) {
         #[cfg(target_arch = "x86_64")]
         {
+            let words = self.layout.words();
             let base = self.base(clause);
-            for line in self.states[base..base + self.bits * self.layout.words()].chunks(8) {
+            let low = self.bits.min(bitslice::SETTLING_ABOVE_BITS);
+            // The include plane, when it is not among the low ones.
+            let top = base + (self.bits - 1) * words;
+            let include = if self.bits > low {
+                top..top + words
+            } else {
+                top..top
+            };
+            let lines = self.states[base..base + low * words]
+                .chunks(8)
+                .chain(self.states[include].chunks(8));
+            for line in lines {
                 use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
                 // SAFETY: a prefetch only hints the cache; the address is inside `states`.
                 unsafe { _mm_prefetch::<_MM_HINT_T0>(line.as_ptr().cast()) };

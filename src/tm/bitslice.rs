@@ -31,7 +31,9 @@ pub enum Moves<'a> {
 /// Words are handled [`CHUNK`] at a time with the carries and borrows in registers: the lanes
 /// already at the end they move toward are dropped first (a read of the planes), then both
 /// ripples run over every plane without branches on the data. A one-way step skips the other
-/// ripple.
+/// ripple. Deep counters (more than [`SETTLING_ABOVE_BITS`] bits) instead stop rippling where
+/// the carries and borrows die out, a few planes up, and set back the rare lanes that wrapped
+/// round.
 #[inline(always)]
 pub fn step_clause(planes: &mut [u64], words: usize, bits: usize, moves: Moves) -> bool {
     match moves {
@@ -99,6 +101,10 @@ fn step_words<const UP: bool, const DOWN: bool>(
     changed
 }
 
+/// Counters with more bits than this ripple until their carries and borrows die out
+/// ([`ripple_settling`]) rather than over every plane.
+pub(crate) const SETTLING_ABOVE_BITS: usize = 8;
+
 /// Adds `carry` and subtracts `borrow` (disjoint lanes) on the N words from `w`,
 /// saturating: lanes at all ones do not go up and lanes at 0 do not go down. A direction that
 /// is off at compile time costs nothing.
@@ -115,6 +121,9 @@ fn ripple<const N: usize, const UP: bool, const DOWN: bool>(
         (0..N).all(|i| carry[i] & borrow[i] == 0),
         "a lane moves both ways"
     );
+    if bits > SETTLING_ABOVE_BITS {
+        return ripple_settling::<N, UP, DOWN>(planes, stride, bits, w, carry, borrow);
+    }
     let plane = |planes: &[u64], k: usize| -> [u64; N] {
         planes[k * stride + w..k * stride + w + N]
             .try_into()
@@ -148,6 +157,52 @@ fn ripple<const N: usize, const UP: bool, const DOWN: bool>(
                 borrow[i] &= !old;
             }
             p[i] = new;
+        }
+    }
+}
+
+/// [`ripple`] for deep counters: a carry stops at the first 0 bit of its lane and a borrow at
+/// the first 1, so after a few planes nothing moves and the planes above are neither read
+/// nor written. A lane whose carry (borrow) runs past the top plane was all ones (0) and has
+/// wrapped round: it is set back.
+#[inline(always)]
+fn ripple_settling<const N: usize, const UP: bool, const DOWN: bool>(
+    planes: &mut [u64],
+    stride: usize,
+    bits: usize,
+    w: usize,
+    carry: &mut [u64; N],
+    borrow: &mut [u64; N],
+) {
+    for k in 0..bits {
+        if (0..N).all(|i| carry[i] | borrow[i] == 0) {
+            return;
+        }
+        let p: &mut [u64; N] = (&mut planes[k * stride + w..k * stride + w + N])
+            .try_into()
+            .unwrap();
+        for i in 0..N {
+            let old = p[i];
+            let mut new = old;
+            if UP {
+                new ^= carry[i];
+                carry[i] &= old;
+            }
+            if DOWN {
+                new ^= borrow[i];
+                borrow[i] &= !old;
+            }
+            p[i] = new;
+        }
+    }
+    if (0..N).any(|i| carry[i] | borrow[i] != 0) {
+        for k in 0..bits {
+            let p: &mut [u64; N] = (&mut planes[k * stride + w..k * stride + w + N])
+                .try_into()
+                .unwrap();
+            for i in 0..N {
+                p[i] = (p[i] | carry[i]) & !borrow[i];
+            }
         }
     }
 }
@@ -313,7 +368,15 @@ mod tests {
             let mut planes = vec![0u64; bits * words];
             let mut naive = [0u32; 64];
             for (lane, value) in naive.iter_mut().enumerate() {
-                *value = rng.random_range(0..=max);
+                // Half the lanes start at or next to an end, where the deep counters' ripple
+                // runs past the top plane and must be set back.
+                *value = match rng.random_range(0..8) {
+                    0 => 0,
+                    1 => 1,
+                    2 => max - 1,
+                    3 => max,
+                    _ => rng.random_range(0..=max),
+                };
                 set_lane(&mut planes[1..], words, bits, lane as u32, *value);
                 set_lane(&mut planes[5..], words, bits, lane as u32, *value);
             }

@@ -1,11 +1,14 @@
 #!/bin/sh
 # Seed 000, 9x9 Hex, two moves before the end, at the paper's setting (98.75% reported):
 # the connection symbols in a 2,048-bit hypervector, 18,000 shared clauses, T 20000, s 18,
-# 16 state bits, EPOCHS epochs (default 20). Extra arguments go to arena train (-o FILE).
+# 16 state bits, EPOCHS epochs (default 20). ENCODER replaces the encoder:
+# `ENCODER=hex-connection:hv=2048,fold=on,rotate=on` trains on each position's mirror and
+# half-turn copies too (four rows for one; the test set as it is). Extra arguments go to
+# arena train (-o FILE).
 set -eu
 ARENA=${ARENA:-target/release/arena}
 DATA=${DATA:-../shared/data}
 exec "$ARENA" train "$DATA/hex/hex_9x9_2moves_train.csv" \
     --test "$DATA/hex/hex_9x9_2moves_test.csv" \
-    --encoder hex-connection:hv=2048 --model coalesced --clauses 18000 --T 20000 --s 18 \
-    --state-bits 16 --epochs "${EPOCHS:-20}" --test-each-epoch "$@"
+    --encoder "${ENCODER:-hex-connection:hv=2048}" --model coalesced --clauses 18000 \
+    --T 20000 --s 18 --state-bits 16 --epochs "${EPOCHS:-20}" --test-each-epoch "$@"
