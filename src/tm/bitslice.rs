@@ -124,14 +124,9 @@ fn ripple<const N: usize, const UP: bool, const DOWN: bool>(
     if bits > SETTLING_ABOVE_BITS {
         return ripple_settling::<N, UP, DOWN>(planes, stride, bits, w, carry, borrow);
     }
-    let plane = |planes: &[u64], k: usize| -> [u64; N] {
-        planes[k * stride + w..k * stride + w + N]
-            .try_into()
-            .unwrap()
-    };
     let (mut all_ones, mut any_one) = ([u64::MAX; N], [0u64; N]);
     for k in 0..bits {
-        let p = plane(planes, k);
+        let p = plane_words::<N>(planes, stride, w, k);
         for i in 0..N {
             all_ones[i] &= p[i];
             any_one[i] |= p[i];
@@ -142,22 +137,7 @@ fn ripple<const N: usize, const UP: bool, const DOWN: bool>(
         borrow[i] &= any_one[i];
     }
     for k in 0..bits {
-        let p: &mut [u64; N] = (&mut planes[k * stride + w..k * stride + w + N])
-            .try_into()
-            .unwrap();
-        for i in 0..N {
-            let old = p[i];
-            let mut new = old;
-            if UP {
-                new ^= carry[i];
-                carry[i] &= old;
-            }
-            if DOWN {
-                new ^= borrow[i];
-                borrow[i] &= !old;
-            }
-            p[i] = new;
-        }
+        ripple_plane::<N, UP, DOWN>(plane_words(planes, stride, w, k), carry, borrow);
     }
 }
 
@@ -178,32 +158,51 @@ fn ripple_settling<const N: usize, const UP: bool, const DOWN: bool>(
         if (0..N).all(|i| carry[i] | borrow[i] == 0) {
             return;
         }
-        let p: &mut [u64; N] = (&mut planes[k * stride + w..k * stride + w + N])
-            .try_into()
-            .unwrap();
-        for i in 0..N {
-            let old = p[i];
-            let mut new = old;
-            if UP {
-                new ^= carry[i];
-                carry[i] &= old;
-            }
-            if DOWN {
-                new ^= borrow[i];
-                borrow[i] &= !old;
-            }
-            p[i] = new;
-        }
+        ripple_plane::<N, UP, DOWN>(plane_words(planes, stride, w, k), carry, borrow);
     }
     if (0..N).any(|i| carry[i] | borrow[i] != 0) {
         for k in 0..bits {
-            let p: &mut [u64; N] = (&mut planes[k * stride + w..k * stride + w + N])
-                .try_into()
-                .unwrap();
+            let p = plane_words::<N>(planes, stride, w, k);
             for i in 0..N {
                 p[i] = (p[i] | carry[i]) & !borrow[i];
             }
         }
+    }
+}
+
+/// The N words from `w` of plane `k` (planes `stride` words apart).
+#[inline(always)]
+fn plane_words<const N: usize>(
+    planes: &mut [u64],
+    stride: usize,
+    w: usize,
+    k: usize,
+) -> &mut [u64; N] {
+    (&mut planes[k * stride + w..k * stride + w + N])
+        .try_into()
+        .unwrap()
+}
+
+/// One plane of a ripple: flips the bits `carry` and `borrow` reach, and passes on the carry
+/// of the lanes whose bit was 1 and the borrow of those whose bit was 0.
+#[inline(always)]
+fn ripple_plane<const N: usize, const UP: bool, const DOWN: bool>(
+    p: &mut [u64; N],
+    carry: &mut [u64; N],
+    borrow: &mut [u64; N],
+) {
+    for i in 0..N {
+        let old = p[i];
+        let mut new = old;
+        if UP {
+            new ^= carry[i];
+            carry[i] &= old;
+        }
+        if DOWN {
+            new ^= borrow[i];
+            borrow[i] &= !old;
+        }
+        p[i] = new;
     }
 }
 
