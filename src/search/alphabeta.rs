@@ -41,7 +41,8 @@ enum Bound {
     Upper,
 }
 
-/// A table entry in 16 bytes, aligned to them: four to a cache line, none straddling two.
+/// A table entry in 16 bytes, aligned to them: four to a cache line (two buckets of two),
+/// none straddling two.
 #[derive(Clone, Copy)]
 #[repr(align(16))]
 struct TtEntry {
@@ -117,10 +118,10 @@ impl<G: SearchGame> AlphaBeta<G> {
         AlphaBeta::try_new(table_bits).expect("the transposition table fits in memory")
     }
 
-    /// A searcher with a transposition table of 2^`table_bits` entries, or the allocation
-    /// error when the machine cannot provide the table.
+    /// A searcher with a transposition table of 2^`table_bits` entries (at least one bucket
+    /// of two), or the allocation error when the machine cannot provide the table.
     pub fn try_new(table_bits: u32) -> Result<AlphaBeta<G>, TryReserveError> {
-        let entries = 1usize.checked_shl(table_bits).unwrap_or(usize::MAX);
+        let entries = 1usize.checked_shl(table_bits.max(1)).unwrap_or(usize::MAX);
         let mut table = huge_pages::reserve(entries)?;
         table.resize(entries, None);
         Ok(AlphaBeta {
@@ -346,7 +347,8 @@ impl<G: SearchGame> AlphaBeta<G> {
             return 0;
         }
         let (high, check) = table_key(game.hash());
-        let slot = high & (self.table.len() - 1);
+        // The two entries of a bucket share a cache line (the table is aligned to pages).
+        let slot = high & (self.table.len() - 1) & !1;
         prefetch(&self.table[slot]);
         if let Some(outcome) = game.outcome() {
             return match outcome.winner {
@@ -400,10 +402,7 @@ impl<G: SearchGame> AlphaBeta<G> {
         // on its way from memory; a cut by the entry wastes them, but that is the rarer case.
         game.legal_moves(&mut self.legal);
         let mut table_move = NO_MOVE;
-        let generation = self.generation;
-        if let Some(entry) =
-            self.table[slot].filter(|e| e.check == check && e.generation == generation)
-        {
+        if let Some(entry) = self.probe(slot, check) {
             table_move = entry.best;
             if u32::from(entry.depth) >= depth {
                 let score = score_from_table(entry.score, ply);
@@ -475,15 +474,41 @@ impl<G: SearchGame> AlphaBeta<G> {
         } else {
             Bound::Exact
         };
-        self.table[slot] = Some(TtEntry {
-            check,
-            generation: self.generation,
-            depth: depth.min(u32::from(u8::MAX)) as u8,
-            score: score_to_table(best_score, ply),
-            bound,
-            best: best_move,
-        });
+        self.store(
+            slot,
+            TtEntry {
+                check,
+                generation: self.generation,
+                depth: depth.min(u32::from(u8::MAX)) as u8,
+                score: score_to_table(best_score, ply),
+                bound,
+                best: best_move,
+            },
+        );
         best_score
+    }
+
+    /// The entry of this game's position with `check` in the bucket at `slot` (even), if
+    /// the bucket holds one.
+    fn probe(&self, slot: usize, check: u32) -> Option<TtEntry> {
+        let stored = |e: &TtEntry| e.check == check && e.generation == self.generation;
+        self.table[slot]
+            .filter(stored)
+            .or_else(|| self.table[slot + 1].filter(stored))
+    }
+
+    /// Stores `entry` in the bucket at `slot` (even). The first entry keeps the deepest
+    /// result of this game, the newer of equals (a position's new result replaces its own
+    /// entry there); the
+    /// second takes whatever the first does not keep, so that shallow results near the
+    /// leaves cannot push out the deep ones near the root.
+    fn store(&mut self, slot: usize, entry: TtEntry) {
+        let keeps_first = self.table[slot].is_some_and(|first| {
+            first.generation == self.generation
+                && first.check != entry.check
+                && first.depth > entry.depth
+        });
+        self.table[slot + usize::from(keeps_first)] = Some(entry);
     }
 
     /// The legal moves (already generated into `legal`) in search order (table move,
@@ -623,6 +648,57 @@ mod tests {
 
     fn search(game: &TicTacToe, limits: &Limits, seed: u64) -> SearchReport<u8> {
         AlphaBeta::new(12).search(game, &Neutral, limits, &mut seeded(seed))
+    }
+
+    #[test]
+    fn a_bucket_keeps_its_deepest_entry_and_replaces_the_other() {
+        let mut searcher = AlphaBeta::<TicTacToe>::new(1);
+        let entry = |check: u32, depth: u8, generation: u16| TtEntry {
+            check,
+            score: i32::from(depth),
+            generation,
+            best: NO_MOVE,
+            depth,
+            bound: Bound::Exact,
+        };
+        let depth_of = |s: &AlphaBeta<TicTacToe>, check| s.probe(0, check).map(|e| e.depth);
+        searcher.store(0, entry(1, 10, 0));
+        searcher.store(0, entry(2, 3, 0));
+        assert_eq!(
+            (depth_of(&searcher, 1), depth_of(&searcher, 2)),
+            (Some(10), Some(3))
+        );
+        // A shallow result takes the second entry; the deep one stays.
+        searcher.store(0, entry(3, 5, 0));
+        assert_eq!(depth_of(&searcher, 1), Some(10));
+        assert_eq!(depth_of(&searcher, 2), None);
+        assert_eq!(depth_of(&searcher, 3), Some(5));
+        // A position's new result replaces its own deep entry, even a shallower one.
+        searcher.store(0, entry(1, 2, 0));
+        assert_eq!(depth_of(&searcher, 1), Some(2));
+        // A deeper result takes the first entry.
+        searcher.store(0, entry(4, 12, 0));
+        assert_eq!(
+            (depth_of(&searcher, 4), depth_of(&searcher, 1)),
+            (Some(12), None)
+        );
+        assert_eq!(depth_of(&searcher, 3), Some(5));
+        // Another game's entries count for nothing, however deep.
+        searcher.new_game();
+        assert_eq!(depth_of(&searcher, 4), None);
+        searcher.store(0, entry(5, 1, 1));
+        assert_eq!(depth_of(&searcher, 5), Some(1));
+        searcher.store(0, entry(6, 0, 1));
+        assert_eq!(
+            (depth_of(&searcher, 5), depth_of(&searcher, 6)),
+            (Some(1), Some(0))
+        );
+        // An equally deep result is the newer one: it takes the first entry.
+        searcher.store(0, entry(7, 1, 1));
+        assert_eq!(
+            (depth_of(&searcher, 7), depth_of(&searcher, 5)),
+            (Some(1), None)
+        );
     }
 
     #[test]
