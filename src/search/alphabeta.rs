@@ -499,9 +499,8 @@ impl<G: SearchGame> AlphaBeta<G> {
 
     /// Stores `entry` in the bucket at `slot` (even). The first entry keeps the deepest
     /// result of this game, the newer of equals (a position's new result replaces its own
-    /// entry there); the
-    /// second takes whatever the first does not keep, so that shallow results near the
-    /// leaves cannot push out the deep ones near the root.
+    /// entry there); the second takes whatever the first does not keep, so that shallow
+    /// results near the leaves cannot push out the deep ones near the root.
     fn store(&mut self, slot: usize, entry: TtEntry) {
         let keeps_first = self.table[slot].is_some_and(|first| {
             first.generation == self.generation
