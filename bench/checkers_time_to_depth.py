@@ -14,56 +14,25 @@ import argparse
 import os
 import re
 import statistics
-import subprocess
-import sys
 import time
+
+from text_engine import TextEngine
 
 SUMMARY = re.compile(r"^genmove \w+: .* depth (\d+) nodes (\d+) ")
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-class Engine:
-    """A `tmbot checkers` process; `ask` returns every line up to the answer's end."""
-
-    def __init__(self, binary):
-        self.process = subprocess.Popen(
-            [binary, "checkers"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, text=True, bufsize=1)
-
-    def ask(self, command):
-        self.process.stdin.write(command + "\n")
-        self.process.stdin.flush()
-        lines = []
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                sys.exit(f"the engine stopped after '{command}'")
-            lines.append(line)
-            if line.startswith("?"):
-                sys.exit(f"the engine refused '{command}': {line.strip()}")
-            if line.startswith("="):
-                # Answers end with an empty line.
-                while line.strip():
-                    line = self.process.stdout.readline()
-                return lines
-
-    def close(self):
-        self.process.stdin.write("quit\n")
-        self.process.stdin.flush()
-        self.process.wait()
-
-
 def search_all(binary, spec, depth, positions):
     """Seconds (wall, around each search) and nodes over the positions that need a search."""
-    engine = Engine(binary)
-    engine.ask(f"param_tmbot player {spec},depth={depth}")
-    engine.ask("param_tmbot max_time 3600")
+    engine = TextEngine([binary, "checkers"])
+    engine.ask_ok(f"param_tmbot player {spec},depth={depth}")
+    engine.ask_ok("param_tmbot max_time 3600")
     seconds = 0.0
     nodes = 0
     for position in positions:
-        engine.ask("setboard " + position)
+        engine.ask_ok("setboard " + position)
         start = time.perf_counter()
-        lines = engine.ask("genmove")
+        lines = engine.ask_ok("genmove")
         elapsed = time.perf_counter() - start
         found = [m for m in map(SUMMARY.match, lines) if m]
         if found:

@@ -22,37 +22,13 @@ import collections
 import json
 import os
 import re
-import subprocess
-import sys
+
+from text_engine import TextEngine
 
 JUDGE_VALUE = re.compile(r"^genmove \w+: .* value (-?\d+)")
 FEN = re.compile(r"^[BW]:[BW][^ ]*:[BW][^ ]*$")
 # Values beyond this are the judge's database or mate scores, not positional judgements.
 DECIDED = 2000
-
-
-class Engine:
-    """A text engine on a pipe; `ask` returns every line up to the end of the answer."""
-
-    def __init__(self, command, cwd):
-        self.process = subprocess.Popen(command, cwd=cwd, stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                        text=True, bufsize=1)
-
-    def ask(self, command):
-        self.process.stdin.write(command + "\n")
-        self.process.stdin.flush()
-        lines = []
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                sys.exit(f"the engine stopped after '{command}'")
-            lines.append(line)
-            if line.startswith("=") or line.startswith("?"):
-                while line.strip():
-                    line = self.process.stdout.readline()
-                    lines.append(line)
-                return lines
 
 
 def lost_on_board(record, player):
@@ -65,20 +41,18 @@ def lost_on_board(record, player):
 
 def trace(tracker, judge, record, side):
     """(ply, value) before each of `side`'s moves after the opening."""
-    if not tracker.ask("setboard " + record["start"])[-2].startswith("="):
-        sys.exit(f"tmbot refused the start position {record['start']}")
+    tracker.ask_ok("setboard " + record["start"])
     moves = record["opening"] + [m["mv"] for m in record["moves"]]
     values = []
     to_move = "black"
     for ply, move in enumerate(moves):
         if to_move == side and ply >= len(record["opening"]):
-            fen = next(line.strip() for line in tracker.ask("showboard")
+            fen = next(line.strip() for line in tracker.ask_ok("showboard")
                        if FEN.match(line.strip()))
-            if not judge.ask("setboard " + fen)[-2].startswith("="):
-                sys.exit(f"the judge refused the position {fen}")
+            judge.ask_ok("setboard " + fen)
             found = [int(m.group(1)) for m in map(JUDGE_VALUE.match, judge.ask("genmove")) if m]
             values.append((ply, found[-1] if found else None))
-        tracker.ask("play " + move)
+        tracker.ask_ok("play " + move)
         to_move = "white" if to_move == "black" else "black"
     return values
 
@@ -100,8 +74,8 @@ def main():
     a = parser.parse_args()
     part, parts = (int(x) for x in a.part.split("/"))
 
-    tracker = Engine([os.path.abspath(a.tmbot), "checkers"], None)
-    judge = Engine([os.path.abspath(a.cbhost), a.library, "--time", a.time], a.engine_dir)
+    tracker = TextEngine([os.path.abspath(a.tmbot), "checkers"], None)
+    judge = TextEngine([os.path.abspath(a.cbhost), a.library, "--time", a.time], a.engine_dir)
     first_50, first_100, drops = [], [], []
     with open(a.journal) as f:
         for line in f:
