@@ -4,7 +4,8 @@
 //! in the game (1, 0.5, 0), the value a search gave the position (the file's `value`
 //! column: the player's own search in `arena selfplay`, or a stronger engine's, see
 //! `bench/label_positions.py`), or a blend of both (`--value-weight`). The fitted model is
-//! target = sigmoid(w . terms). Games are split by their index (every fifth game is held
+//! target = sigmoid(w . terms), the terms including their `end:` twins (weights that change
+//! as pieces come off). Games are split by their index (every fifth game is held
 //! out) so the reported loss is measured on games the fit never saw, beside the loss of the
 //! current weights. The weights are printed at the current logistic scale (so a value
 //! target's scores, mapped at the same scale, come back in their own units), and written
@@ -17,7 +18,7 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use tmbot::eval::checkers::Material;
 use tmbot::eval::checkers_knowledge::{
-    centre_tables, terms, Knowledge, Terms, NAMED_TERMS, TERM_COUNT,
+    centre_tables, terms, Knowledge, Terms, BOARD_TERMS, NAMED_TERMS, TERM_COUNT,
 };
 use tmbot::eval::Evaluator as _;
 use tmbot::game::checkers::Checkers;
@@ -286,17 +287,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         weights: raw.map(|w| (w * current.scale * 10.0).round() / 10.0),
         scale: current.scale,
     };
-    println!("| term | current | fitted |");
-    println!("|---|---|---|");
+    println!("| term | current | fitted | current end: | fitted end: |");
+    println!("|---|---|---|---|---|");
     for (i, name) in NAMED_TERMS.iter().enumerate() {
+        let ending = BOARD_TERMS + i;
         println!(
-            "| {name} | {} | {} |",
-            current.weights[i], fitted.weights[i]
+            "| {name} | {} | {} | {} | {} |",
+            current.weights[i], fitted.weights[i], current.weights[ending], fitted.weights[ending]
         );
     }
     println!(
-        "square tables: {} terms (written with --out)",
-        TERM_COUNT - NAMED_TERMS.len()
+        "square tables and their end: twins: {} terms (written with --out)",
+        2 * (BOARD_TERMS - NAMED_TERMS.len())
     );
     println!(
         "scale (hundredths of a man per logit, kept): {}",

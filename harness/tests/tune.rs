@@ -1,5 +1,6 @@
 //! `arena tune` end to end: a positions file whose values come from known weights is fitted
-//! back to those weights' scores, and the weights file it writes plays as `eval=knowledge:F`.
+//! back to those weights' scores (stage-dependent `end:` weights included), and the weights
+//! file it writes plays as `eval=knowledge:F`.
 
 mod common;
 
@@ -15,11 +16,12 @@ use tmbot::search::SearchGame;
 const HEADER: &str =
     "event,game,ply,plies_to_end,side_to_move,position,outcome_stm,outcome_black,value,visits";
 
-/// The weights the values are made from: the built-in ones with a few changed.
+/// The weights the values are made from: a few terms, some of them changing with the stage
+/// of the game (`end:`).
 fn truth() -> Knowledge {
     let text = format!(
         "{WEIGHTS_HEADER}\nscale 200\nman 90\nking 140\ntrapped-king -40\nback-rank 15\n\
-         man@14 12\nman@19 -9\nking@15 20\nmobility 3\n"
+         man@14 12\nman@19 -9\nking@15 20\nmobility 3\nend:man 60\nend:back-rank -30\n"
     );
     Knowledge::parse(&text).unwrap()
 }

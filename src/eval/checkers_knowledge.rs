@@ -3,8 +3,10 @@
 //! its bridge, the centre, men that advance as the board empties, runaway men with a free
 //! path to the crowning row, dog-holes, kings in the centre, stuck on the edge or trapped,
 //! men balanced over both wings, mobility, and tables of square values (men in the opening
-//! and in the ending, kings) that carry tempo and structure. It is linear: a weight per term
-//! ([`term_name`]), so the weights can be fitted by logistic regression (`arena tune`) to
+//! and in the ending, kings) that carry tempo and structure. Each term's weight may change
+//! with the game's stage: it is its own weight plus its `end:` twin's times the share of the
+//! 24 pieces gone ([`ending_share`]). It is linear: a weight per term ([`term_name`]), so
+//! the weights can be fitted by logistic regression (`arena tune`) to
 //! game outcomes or to a stronger search's values. Scores are in hundredths of a man; they
 //! go through a logistic curve to a value in [0,1] for the side to move, as
 //! [`super::checkers::Material`]'s do.
@@ -58,18 +60,36 @@ const UNCONTESTED_KING: usize = 16;
 const MAN_SQUARE: usize = NAMED_TERMS.len();
 const KING_SQUARE: usize = MAN_SQUARE + 32;
 
-/// How many terms the evaluation has: the named ones and two tables of 32 squares.
-pub const TERM_COUNT: usize = KING_SQUARE + 32;
+/// How many terms a position counts: the named ones and two tables of 32 squares.
+pub const BOARD_TERMS: usize = KING_SQUARE + 32;
+
+/// How many terms the evaluation has: the board terms, then each of them again times the
+/// position's [`ending_share`] (the `end:` terms).
+pub const TERM_COUNT: usize = 2 * BOARD_TERMS;
 
 /// The name of term `index`: one of [`NAMED_TERMS`], or a square table's entry
 /// `man@N`, `king@N` (square N as the side's own numbering, Black's:
-/// its back rank is 1-4).
+/// its back rank is 1-4); from [`BOARD_TERMS`] on, the same names after `end:`.
 pub fn term_name(index: usize) -> String {
     match index {
+        i if i >= BOARD_TERMS => format!("end:{}", term_name(i - BOARD_TERMS)),
         i if i < MAN_SQUARE => NAMED_TERMS[i].to_string(),
         i if i < KING_SQUARE => format!("man@{}", i - MAN_SQUARE + 1),
         i => format!("king@{}", i - KING_SQUARE + 1),
     }
+}
+
+/// The share of the 24 starting pieces gone from `position`: 0 at the start, 1 on an empty
+/// board. A board term's weight at this share is its own weight plus the share times the
+/// weight of its `end:` twin, so the fitted weights may differ between the opening and the
+/// ending.
+pub fn ending_share(position: &Position) -> f64 {
+    let pieces = position
+        .planes()
+        .iter()
+        .map(|p| p.count_ones())
+        .sum::<u32>();
+    f64::from(24u32.saturating_sub(pieces)) / 24.0
 }
 
 /// The index of the term named `name` (see [`term_name`]).
@@ -96,7 +116,8 @@ pub fn term_index(name: &str) -> Option<usize> {
 /// - `wing-imbalance`: the difference between the side's men on the two halves of the
 ///   board (left and right of the long diagonal's middle);
 /// - `uncontested-king`: kings while the opponent has none;
-/// - `man@N`: a man on square N; `king@N`: a king on square N.
+/// - `man@N`: a man on square N; `king@N`: a king on square N;
+/// - `end:NAME`: the count of NAME times the position's [`ending_share`].
 pub type Terms = [f64; TERM_COUNT];
 
 /// Where the terms of a position go: counted one by one (fitting) or weighted and summed
@@ -112,16 +133,19 @@ impl Sink for Terms {
     }
 }
 
-/// A weighted sum of the terms.
+/// A weighted sum of the board terms, and apart from it the sum weighted by their `end:`
+/// twins (which the ending share then scales once).
 struct Weighted<'a> {
     weights: &'a Terms,
     sum: f64,
+    ending_sum: f64,
 }
 
 impl Sink for Weighted<'_> {
     #[inline(always)]
     fn add(&mut self, term: usize, count: f64) {
         self.sum += self.weights[term] * count;
+        self.ending_sum += self.weights[BOARD_TERMS + term] * count;
     }
 }
 
@@ -291,10 +315,15 @@ struct Side {
 pub fn terms(position: &Position, color: Color) -> Terms {
     let mut terms = [0.0; TERM_COUNT];
     add_terms(position, color, &mut terms);
+    let share = ending_share(position);
+    let (board, ending) = terms.split_at_mut(BOARD_TERMS);
+    for (e, b) in ending.iter_mut().zip(board.iter()) {
+        *e = share * b;
+    }
     terms
 }
 
-/// Adds the terms of `position` for `color` to `sink`.
+/// Adds the board terms of `position` for `color` to `sink`.
 fn add_terms(position: &Position, color: Color, sink: &mut impl Sink) {
     let [black_men, black_kings, white_men, white_kings] = position.planes();
     let black = Side {
@@ -397,14 +426,16 @@ const MAN_SQUARES: usize = 28;
 /// leaving the tables as differences between squares: every score stays the same (a piece
 /// counts once in its table), but the named terms then carry the pieces' worth, which the
 /// tables and the named terms would otherwise share in any proportion. Men's entries for
-/// the crowning row are set to 0.
+/// the crowning row are set to 0. The `end:` tables are centred into `end:man`, `end:king`.
 pub fn centre_tables(weights: &mut Terms) {
-    for (named, start, squares) in [(MAN, MAN_SQUARE, MAN_SQUARES), (KING, KING_SQUARE, 32)] {
-        let table = &mut weights[start..start + 32];
-        let mean = table[..squares].iter().sum::<f64>() / squares as f64;
-        table[..squares].iter_mut().for_each(|w| *w -= mean);
-        table[squares..].fill(0.0);
-        weights[named] += mean;
+    for offset in [0, BOARD_TERMS] {
+        for (named, start, squares) in [(MAN, MAN_SQUARE, MAN_SQUARES), (KING, KING_SQUARE, 32)] {
+            let table = &mut weights[offset + start..offset + start + 32];
+            let mean = table[..squares].iter().sum::<f64>() / squares as f64;
+            table[..squares].iter_mut().for_each(|w| *w -= mean);
+            table[squares..].fill(0.0);
+            weights[offset + named] += mean;
+        }
     }
 }
 
@@ -414,9 +445,10 @@ impl Knowledge {
         let mut sum = Weighted {
             weights: &self.weights,
             sum: 0.0,
+            ending_sum: 0.0,
         };
         add_terms(position, color, &mut sum);
-        sum.sum
+        sum.sum + ending_share(position) * sum.ending_sum
     }
 }
 
@@ -477,6 +509,9 @@ mod tests {
         };
         // A man ahead with 3 pieces left: 21 pieces gone.
         assert_eq!(terms_of("W:W31:B1,3")[term("trade")], 21.0);
+        // The `end:` twins scale by the share of pieces gone: 21 of 24.
+        assert_eq!(terms_of("W:W31:B1,3")[term("end:man")], 21.0 / 24.0);
+        assert_eq!(terms_of("W:W31:B1,3")[term("end:man@3")], 21.0 / 24.0);
         // A runaway man (nothing in front of it) against one with a man in its way.
         assert_eq!(difference("B:WK12:B23,K1", "B:WK27:B23,K1", "runaway"), 1.0);
         assert_eq!(terms_of("B:WK12:B23,K1")[term("runaway-rows")], 2.0);
@@ -513,7 +548,8 @@ mod tests {
         for i in 0..TERM_COUNT {
             assert_eq!(term_index(&term_name(i)), Some(i), "{}", term_name(i));
         }
-        assert_eq!(term_name(TERM_COUNT - 1), "king@32");
+        assert_eq!(term_name(BOARD_TERMS - 1), "king@32");
+        assert_eq!(term_name(TERM_COUNT - 1), "end:king@32");
         assert_eq!(term_index("king@33"), None);
     }
 
@@ -549,7 +585,10 @@ mod tests {
     fn centring_the_tables_keeps_every_score() {
         let mut rng = crate::rng::seeded(9);
         let mut weights: Terms = std::array::from_fn(|_| rng.random_range(-50.0..50.0));
-        weights[MAN_SQUARE + MAN_SQUARES..MAN_SQUARE + 32].fill(0.0);
+        for offset in [0, BOARD_TERMS] {
+            let start = offset + MAN_SQUARE;
+            weights[start + MAN_SQUARES..start + 32].fill(0.0);
+        }
         let before = Knowledge {
             weights,
             scale: 200.0,
@@ -558,7 +597,9 @@ mod tests {
         centre_tables(&mut after.weights);
         let table_sum = |w: &Terms, start: usize| w[start..start + 32].iter().sum::<f64>();
         for start in [MAN_SQUARE, KING_SQUARE] {
-            assert!(table_sum(&after.weights, start).abs() < 1e-9);
+            for offset in [0, BOARD_TERMS] {
+                assert!(table_sum(&after.weights, offset + start).abs() < 1e-9);
+            }
         }
         let mut scratch = Vec::new();
         let mut game = Checkers::new();
