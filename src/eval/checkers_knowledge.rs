@@ -79,16 +79,11 @@ pub fn term_name(index: usize) -> String {
     }
 }
 
-/// The share of the 24 starting pieces gone from `position`: 0 at the start, 1 on an empty
-/// board. A board term's weight at this share is its own weight plus the share times the
-/// weight of its `end:` twin, so the fitted weights may differ between the opening and the
-/// ending.
-pub fn ending_share(position: &Position) -> f64 {
-    let pieces = position
-        .planes()
-        .iter()
-        .map(|p| p.count_ones())
-        .sum::<u32>();
+/// The share of the 24 starting pieces gone when `pieces` are left: 0 at the start, 1 on an
+/// empty board. A board term's weight at this share is its own weight plus the share times
+/// the weight of its `end:` twin, so the fitted weights may differ between the opening and
+/// the ending.
+pub fn ending_share(pieces: u32) -> f64 {
     f64::from(24u32.saturating_sub(pieces)) / 24.0
 }
 
@@ -117,7 +112,7 @@ pub fn term_index(name: &str) -> Option<usize> {
 ///   board (left and right of the long diagonal's middle);
 /// - `uncontested-king`: kings while the opponent has none;
 /// - `man@N`: a man on square N; `king@N`: a king on square N;
-/// - `end:NAME`: the count of NAME times the position's [`ending_share`].
+/// - `end:NAME`: the count of NAME times the position's [`ending_share`] of its pieces.
 pub type Terms = [f64; TERM_COUNT];
 
 /// Where the terms of a position go: counted one by one (fitting) or weighted and summed
@@ -314,8 +309,7 @@ struct Side {
 /// The terms of `position` for `color`: its counts less the opponent's.
 pub fn terms(position: &Position, color: Color) -> Terms {
     let mut terms = [0.0; TERM_COUNT];
-    add_terms(position, color, &mut terms);
-    let share = ending_share(position);
+    let share = ending_share(add_terms(position, color, &mut terms));
     let (board, ending) = terms.split_at_mut(BOARD_TERMS);
     for (e, b) in ending.iter_mut().zip(board.iter()) {
         *e = share * b;
@@ -323,8 +317,8 @@ pub fn terms(position: &Position, color: Color) -> Terms {
     terms
 }
 
-/// Adds the board terms of `position` for `color` to `sink`.
-fn add_terms(position: &Position, color: Color, sink: &mut impl Sink) {
+/// Adds the board terms of `position` for `color` to `sink`; returns the pieces on the board.
+fn add_terms(position: &Position, color: Color, sink: &mut impl Sink) -> u32 {
     let [black_men, black_kings, white_men, white_kings] = position.planes();
     let black = Side {
         men: black_men,
@@ -353,6 +347,7 @@ fn add_terms(position: &Position, color: Color, sink: &mut impl Sink) {
         Color::White => -pending,
     };
     sink.add(PENDING_CAPTURE, view * pending);
+    pieces
 }
 
 /// The board terms of `own` (seen as Black) against `other` (seen the same way), each
@@ -447,8 +442,8 @@ impl Knowledge {
             sum: 0.0,
             ending_sum: 0.0,
         };
-        add_terms(position, color, &mut sum);
-        sum.sum + ending_share(position) * sum.ending_sum
+        let pieces = add_terms(position, color, &mut sum);
+        sum.sum + ending_share(pieces) * sum.ending_sum
     }
 }
 
