@@ -4,12 +4,12 @@
 Reads positions files of `arena selfplay` (checkers), or journals of `arena tournament`
 (journal.jsonl: every position of the games that ended on the board, replayed through
 `tmbot checkers`), asks the engine hosted by `cbhost` for its move in a sample of their
-positions, and writes a positions file of the same format
-whose `value` column holds the engine's value for the side to move, mapped from its score
-S (hundredths of a man) to 1 / (1 + exp(-S / SCALE)); `visits` is left empty. Positions the
-engine answers without a score (its opening book), the first plies of each game
-(--skip-plies) and final positions are left out. `arena tune --value-weight 1` then fits the
-knowledge evaluation to these values.
+positions, and writes a positions file of the same format whose `value` column holds the
+engine's value for the side to move, mapped from its score S (hundredths of a man) to
+1 / (1 + exp(-S / SCALE)); `visits` is left empty. Positions the engine answers without a
+score (its opening book), the first plies of each game (--skip-plies) and final positions
+are left out. `arena tune --value-weight 1` then fits the knowledge evaluation to these
+values.
 
     python3 bench/label_positions.py runs/selfplay/positions.csv --out labeled.csv \\
         --engine-dir opponents/capers/cake --library ./cake.so --time 0.02 --count 100000
@@ -26,15 +26,12 @@ import json
 import math
 import os
 import random
-import re
 import sys
 
-from text_engine import TextEngine
+from text_engine import TextEngine, checkers_board, genmove_values
 
-FEN = re.compile(r"^[BW]:[BW][^ ]*:[BW][^ ]*$")
 HEADER = ["event", "game", "ply", "plies_to_end", "side_to_move", "position",
           "outcome_stm", "outcome_black", "value", "visits"]
-SCORE = re.compile(r"^genmove \w+: .* value (-?\d+)")
 
 
 def positions_rows(path):
@@ -66,8 +63,7 @@ def journal_rows(path, tracker):
             black = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result]
             tracker.ask_ok("setboard " + record["start"])
             for ply in range(len(moves) + 1):
-                fen = next(out.strip() for out in tracker.ask_ok("showboard")
-                           if FEN.match(out.strip()))
+                fen = checkers_board(tracker)
                 side = fen[0].lower()
                 stm = black if side == "b" else 1.0 - black
                 rows.append([entry["event"], str(entry["index"]), str(ply),
@@ -119,7 +115,7 @@ def main():
         f.write(",".join(HEADER) + "\n")
         for done, row in enumerate(rows, 1):
             engine.ask_ok("setboard " + row[5])
-            scores = [int(m.group(1)) for m in map(SCORE.match, engine.ask("genmove")) if m]
+            scores = genmove_values(engine)
             if scores:
                 row[8] = f"{1.0 / (1.0 + math.exp(-scores[-1] / a.scale)):.4f}"
                 row[9] = ""

@@ -1,7 +1,13 @@
 """A text engine (tmbot's protocols, or a CheckerBoard library behind `cbhost`) on a pipe,
 shared by the bench scripts."""
+import re
 import subprocess
 import sys
+
+# The value in a CheckerBoard engine's search report, as `cbhost` prints it on `genmove`.
+_SEARCH_VALUE = re.compile(r"^genmove \w+: .* value (-?\d+)")
+# A checkers board string (FEN) line of `showboard`.
+CHECKERS_FEN = re.compile(r"^[BW]:[BW][^ ]*:[BW][^ ]*$")
 
 
 class TextEngine:
@@ -40,3 +46,15 @@ class TextEngine:
         self.process.stdin.write("quit\n")
         self.process.stdin.flush()
         self.process.wait()
+
+
+def checkers_board(tracker):
+    """The FEN of the board of `tracker`, a `tmbot checkers` engine, from its `showboard`."""
+    return next(line.strip() for line in tracker.ask_ok("showboard")
+                if CHECKERS_FEN.match(line.strip()))
+
+
+def genmove_values(engine):
+    """Asks `engine` (a CheckerBoard library under `cbhost`) for a move; returns the values of
+    its search reports (hundredths of a man, the last the final one), none for a book move."""
+    return [int(m.group(1)) for m in map(_SEARCH_VALUE.match, engine.ask("genmove")) if m]

@@ -21,12 +21,9 @@ import argparse
 import collections
 import json
 import os
-import re
 
-from text_engine import TextEngine
+from text_engine import TextEngine, checkers_board, genmove_values
 
-JUDGE_VALUE = re.compile(r"^genmove \w+: .* value (-?\d+)")
-FEN = re.compile(r"^[BW]:[BW][^ ]*:[BW][^ ]*$")
 # Values beyond this are the judge's database or mate scores, not positional judgements.
 DECIDED = 2000
 
@@ -47,10 +44,8 @@ def trace(tracker, judge, record, side):
     to_move = "black"
     for ply, move in enumerate(moves):
         if to_move == side and ply >= len(record["opening"]):
-            fen = next(line.strip() for line in tracker.ask_ok("showboard")
-                       if FEN.match(line.strip()))
-            judge.ask_ok("setboard " + fen)
-            found = [int(m.group(1)) for m in map(JUDGE_VALUE.match, judge.ask("genmove")) if m]
+            judge.ask_ok("setboard " + checkers_board(tracker))
+            found = genmove_values(judge)
             values.append((ply, found[-1] if found else None))
         tracker.ask_ok("play " + move)
         to_move = "white" if to_move == "black" else "black"
