@@ -7,7 +7,7 @@ import sys
 # The value in a CheckerBoard engine's search report, as `cbhost` prints it on `genmove`.
 _SEARCH_VALUE = re.compile(r"^genmove \w+: .* value (-?\d+)")
 # A checkers board string (FEN) line of `showboard`.
-CHECKERS_FEN = re.compile(r"^[BW]:[BW][^ ]*:[BW][^ ]*$")
+_CHECKERS_FEN = re.compile(r"^[BW]:[BW][^ ]*:[BW][^ ]*$")
 
 
 class TextEngine:
@@ -51,7 +51,7 @@ class TextEngine:
 def checkers_board(tracker):
     """The FEN of the board of `tracker`, a `tmbot checkers` engine, from its `showboard`."""
     return next(line.strip() for line in tracker.ask_ok("showboard")
-                if CHECKERS_FEN.match(line.strip()))
+                if _CHECKERS_FEN.match(line.strip()))
 
 
 def genmove_values(engine):
