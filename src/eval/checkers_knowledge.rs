@@ -465,6 +465,7 @@ impl Evaluator<Checkers> for Knowledge {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::checkers::Piece;
     use crate::search::SearchGame;
     use rand::Rng as _;
 
@@ -494,6 +495,49 @@ mod tests {
                 "{black_view} against {white_view}"
             );
         }
+    }
+
+    /// `position` seen from the other side: every piece on the square opposite (33 - n) in
+    /// the other colour, the other side to move.
+    fn colours_reversed(position: &Position) -> Position {
+        let mut reversed = Position::empty(position.side_to_move().opponent());
+        for square in 1..=32u8 {
+            let piece = position.piece_at(square).map(|piece| match piece {
+                Piece::Man(color) => Piece::Man(color.opponent()),
+                Piece::King(color) => Piece::King(color.opponent()),
+            });
+            reversed.set_piece(33 - square, piece);
+        }
+        reversed
+    }
+
+    #[test]
+    fn positions_of_random_games_with_colours_reversed_have_the_same_terms() {
+        // Every term, its square tables and its `end:` twin included, is the same for a side
+        // as for the other side of the reversed board, through whole games.
+        let mut rng = crate::rng::seeded(13);
+        let mut scratch = Vec::new();
+        let mut checked = 0;
+        for _ in 0..40 {
+            let mut game = Checkers::new();
+            while game.outcome().is_none() && game.ply() < 160 {
+                let position = game.position();
+                let reversed = colours_reversed(position);
+                assert_eq!(colours_reversed(&reversed), *position);
+                for color in [Color::Black, Color::White] {
+                    assert_eq!(
+                        terms(position, color),
+                        terms(&reversed, color.opponent()),
+                        "{} for {color:?}",
+                        crate::game::checkers::to_fen(position)
+                    );
+                }
+                checked += 1;
+                let mv = game.random_move(&mut rng, &mut scratch).unwrap();
+                game.play(mv);
+            }
+        }
+        assert!(checked > 1000, "{checked} positions");
     }
 
     #[test]
