@@ -949,6 +949,50 @@ players = [
     }
 }
 
+#[test]
+fn an_engine_that_cannot_start_stops_the_run_before_its_games() {
+    // A mistyped program, and a program that starts but refuses its `init` command: the
+    // run stops with the player's name and the reason, and no game of theirs is journaled.
+    let _guard = exclusive();
+    let (fakes, script) = fake_dir();
+    for (name, spec, reason) in [
+        (
+            "missing",
+            "external:cmd=\"/nonexistent/engine-xyz\",protocol=htp".to_string(),
+            "cannot start '/nonexistent/engine-xyz'".to_string(),
+        ),
+        (
+            "refuses",
+            format!(
+                "external:cmd=\"{} crash 9\",protocol=htp,init=\"no_such_command\"",
+                script.display()
+            ),
+            "no_such_command".to_string(),
+        ),
+    ] {
+        let text = format!(
+            "seed = 3\n\n[[event]]\nname = \"start\"\ngame = \"hex\"\nsize = 4\n\
+             format = \"gauntlet\"\ngames = 4\n\
+             players = [{{ name = \"{name}\", spec = '{spec}' }}, \"random\", \"greedy\"]\n"
+        );
+        let (dir, file) = setup("start.toml", &text);
+        let out = dir.path().join("out");
+        let result = run_alone(&file, &out);
+        assert!(!result.status.success(), "{name}: {}", text_of(&result));
+        let message = stderr_of(&result);
+        assert!(
+            message.contains(&format!("player '{name}'")) && message.contains(&reason),
+            "{name}: {message}"
+        );
+        assert_eq!(
+            journal_games(&out.join("journal.jsonl")),
+            vec![],
+            "{name}: games were journaled"
+        );
+        assert_nothing_left(fakes.path());
+    }
+}
+
 /// Runs `arena tournament` on a fake engine's event alone (concurrency 1).
 fn run_alone(file: &Path, out: &Path) -> Output {
     arena_alone(&[

@@ -80,6 +80,13 @@ pub trait Agent<G: Game>: Send {
     /// The name records give this agent.
     fn name(&self) -> &str;
 
+    /// Starts what the agent runs on ahead of its first game (an external engine's process,
+    /// its handshake and `init` commands), so that an engine that cannot start is found
+    /// before a game is charged to it. In-process agents have nothing to start.
+    fn start(&mut self) -> Result<(), AgentError> {
+        Ok(())
+    }
+
     /// Prepares for a new game from `start`; every random choice of the game comes from
     /// `seed`.
     fn new_game(&mut self, start: &G, seed: u64) -> Result<(), AgentError>;

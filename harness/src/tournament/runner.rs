@@ -270,7 +270,12 @@ fn play_job<G: AgentGame>(
     for seat in [job.black, job.white] {
         if let std::collections::hash_map::Entry::Vacant(slot) = agents.entry(seat) {
             let entry = &event.config.players[seat];
-            let agent = agent_from_spec::<G>(entry.spec(), options)
+            // An engine that cannot start for its first game stops the run: its games would
+            // all be forfeits of a mistyped path or a bad `init`, not results.
+            let mut agent = agent_from_spec::<G>(entry.spec(), options)
+                .map_err(|e| format!("player '{}': {e}", entry.name()))?;
+            agent
+                .start()
                 .map_err(|e| format!("player '{}': {e}", entry.name()))?;
             slot.insert(agent);
         }

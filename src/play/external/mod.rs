@@ -476,6 +476,10 @@ impl<G: ExternalGame> Agent<G> for ExternalEngine<G> {
         &self.name
     }
 
+    fn start(&mut self) -> Result<(), AgentError> {
+        self.session().map(|_| ())
+    }
+
     fn new_game(&mut self, start: &G, seed: u64) -> Result<(), AgentError> {
         self.board = None;
         let mut commands = G::setup_commands(start).map_err(AgentError::Setup)?;
