@@ -465,7 +465,6 @@ impl Evaluator<Checkers> for Knowledge {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::checkers::Piece;
     use crate::search::SearchGame;
     use rand::Rng as _;
 
@@ -497,18 +496,16 @@ mod tests {
         }
     }
 
-    /// `position` seen from the other side: every piece on the square opposite (33 - n) in
-    /// the other colour, the other side to move.
+    /// `position` seen from the other side: every piece on the square opposite (33 - n, a
+    /// reversal of the standard numbering's bits) in the other colour, the other side to move.
     fn colours_reversed(position: &Position) -> Position {
-        let mut reversed = Position::empty(position.side_to_move().opponent());
-        for square in 1..=32u8 {
-            let piece = position.piece_at(square).map(|piece| match piece {
-                Piece::Man(color) => Piece::Man(color.opponent()),
-                Piece::King(color) => Piece::King(color.opponent()),
-            });
-            reversed.set_piece(33 - square, piece);
-        }
-        reversed
+        let [black_men, black_kings, white_men, white_kings] =
+            position.planes().map(u32::reverse_bits);
+        Position::from_planes(
+            [white_men, white_kings, black_men, black_kings],
+            position.side_to_move().opponent(),
+        )
+        .expect("a reversed legal position is legal")
     }
 
     #[test]

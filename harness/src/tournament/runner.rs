@@ -272,11 +272,9 @@ fn play_job<G: AgentGame>(
             let entry = &event.config.players[seat];
             // An engine that cannot start for its first game stops the run: its games would
             // all be forfeits of a mistyped path or a bad `init`, not results.
-            let mut agent = agent_from_spec::<G>(entry.spec(), options)
-                .map_err(|e| format!("player '{}': {e}", entry.name()))?;
-            agent
-                .start()
-                .map_err(|e| format!("player '{}': {e}", entry.name()))?;
+            let named = |e: &dyn std::fmt::Display| format!("player '{}': {e}", entry.name());
+            let mut agent = agent_from_spec::<G>(entry.spec(), options).map_err(|e| named(&e))?;
+            agent.start().map_err(|e| named(&e))?;
             slot.insert(agent);
         }
     }
