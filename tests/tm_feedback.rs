@@ -211,6 +211,90 @@ fn clause_outputs_match_a_naive_reference() {
     }
 }
 
+#[test]
+fn clauses_over_many_include_words_match_a_naive_reference() {
+    // Clauses that include literals in 0 to every one of 32 words, so that evaluations run
+    // through every line of the include index and stop in each of them.
+    let mut rng = seeded(22);
+    let features = 1000;
+    let layout = LiteralLayout::new(features);
+    let words = layout.words();
+    let mut in_word = vec![Vec::new(); words];
+    for l in 0..2 * features {
+        in_word[layout.slot(l).0].push(l);
+    }
+    let counts = [0, 1, 4, 5, 6, 10, 11, 14, 15, 16, 20, 21, 25, words];
+    let mut bank = ClauseBank::new(layout, 8, counts.len());
+    let mut includes: Vec<Vec<usize>> = Vec::new();
+    for (j, &count) in counts.iter().enumerate() {
+        // One literal in each of `count` random words, no feature twice.
+        let mut chosen: Vec<usize> = Vec::new();
+        let mut order: Vec<usize> = (0..words).collect();
+        for i in 0..words {
+            order.swap(i, rng.random_range(i..words));
+        }
+        for &w in order.iter().take(count) {
+            let free: Vec<usize> = in_word[w]
+                .iter()
+                .copied()
+                .filter(|&l| chosen.iter().all(|&c| c % features != l % features))
+                .collect();
+            let l = free[rng.random_range(0..free.len())];
+            bank.set_state(j, l, rng.random_range(128..256));
+            chosen.push(l);
+        }
+        assert_eq!(bank.include_count(j) as usize, count);
+        includes.push(chosen);
+    }
+    let value = |x: &[u8], l: usize| {
+        if l < features {
+            x[l] == 1
+        } else {
+            x[l - features] == 0
+        }
+    };
+    let mut outputs = vec![false; counts.len()];
+    for chosen in &includes {
+        // A sample that meets every include of this clause, then the same with one of them
+        // failing (and that literal left out, which makes it hold again).
+        let mut x: Vec<u8> = (0..features).map(|_| rng.random_range(0..2)).collect();
+        for &l in chosen {
+            x[l % features] = (l < features) as u8;
+        }
+        let mut cases = vec![(x.clone(), None)];
+        for &l in chosen {
+            let mut failing = x.clone();
+            failing[l % features] ^= 1;
+            cases.push((failing, Some(l)));
+        }
+        for (sample, left_out) in &cases {
+            let lits = layout.literals_of(&layout.pack_features(sample));
+            let mut keep = vec![u64::MAX; words];
+            if let Some(l) = left_out {
+                let (w, b) = layout.slot(*l);
+                keep[w] &= !(1 << b);
+            }
+            bank.outputs_learning(&lits, None, &mut outputs);
+            for (k, included) in includes.iter().enumerate() {
+                let all = included.iter().all(|&l| value(sample, l));
+                let all_kept = included
+                    .iter()
+                    .all(|&l| Some(l) == *left_out || value(sample, l));
+                assert_eq!(outputs[k], all, "clause {k}, {} words", counts[k]);
+                assert_eq!(bank.output_learning(k, &lits, None), all);
+                assert_eq!(bank.output_learning(k, &lits, Some(&keep)), all_kept);
+                assert_eq!(
+                    bank.output_predicting(k, &lits),
+                    all && !included.is_empty()
+                );
+            }
+            if left_out.is_none() {
+                assert!(outputs[includes.iter().position(|c| c == chosen).unwrap()]);
+            }
+        }
+    }
+}
+
 /// A per-class machine with one `u32` counter per automaton and no bit tricks, consuming
 /// the random streams exactly as the machine documents.
 struct NaiveTm {

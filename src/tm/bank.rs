@@ -9,7 +9,9 @@
 //! Each clause also keeps an index of its include mask, rebuilt after a feedback that changed
 //! the mask: the words that are not zero, with their masks. A clause includes few
 //! literals (on 7x7 Hex, 14 to 19 of 78 words hold them), so evaluating it reads a handful of
-//! words instead of the whole plane; the first five sit with the count in one cache line.
+//! words instead of the whole plane. The index is kept in lines of five words and their
+//! masks, one cache line each; a clause's first three lines lie together and are loaded a
+//! few clauses ahead, and an evaluation reads line after line until one fails.
 //! Short layouts (at most four words, such as checkers' 256 literals) are evaluated from a
 //! copy of the include plane read whole (following the index would cost more than it saves),
 //! kept apart from the states so that one sample's evaluations stream through a few
@@ -31,17 +33,18 @@ pub struct ClauseBank {
     bits: usize,
     clauses: usize,
     states: Vec<u64>,
-    /// Long layouts: per clause, its number of non-zero include words and the first [`HEAD`]
-    /// of them, in one cache line: most evaluations stop there ...
-    head: Vec<IndexHead>,
-    /// ... and the others (from `clause * (words - HEAD)`).
-    rest: Vec<IncludeWord>,
+    /// Long layouts: the include index, each line [`LINE`] of a clause's non-zero include
+    /// words in order; an evaluation reads line after line until one fails. A clause's first
+    /// [`HEAD_LINES`] lines lie together, where most evaluations stop ...
+    head: Vec<IndexLine>,
+    /// ... and its further lines here, [`ClauseBank::rest_stride`] a clause.
+    rest: Vec<IndexLine>,
     /// Short layouts: the include planes, one after the other (empty otherwise).
     dense: Vec<u64>,
 }
 
-/// Include words in an [`IndexHead`].
-const HEAD: usize = 5;
+/// Include words in one line of the include index.
+const LINE: usize = 5;
 
 /// Layouts of at most this many words are evaluated from the include plane itself.
 const DENSE_WORDS: usize = 4;
@@ -49,21 +52,18 @@ const DENSE_WORDS: usize = 4;
 /// How many clauses ahead evaluation loops prefetch a clause's include index.
 const INDEX_AHEAD: usize = 4;
 
-/// The start of a clause's include index: unused entries have empty masks.
+/// The lines of a clause's include index kept together and loaded ahead.
+const HEAD_LINES: usize = 3;
+
+/// [`LINE`] non-zero words of a clause's include mask (unused entries have empty masks), in
+/// one cache line.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C, align(64))]
-struct IndexHead {
-    masks: [u64; HEAD],
-    words: [u32; HEAD],
-    /// Non-zero include words in all.
+struct IndexLine {
+    masks: [u64; LINE],
+    words: [u32; LINE],
+    /// In a clause's first line, its number of non-zero include words (0 in the others).
     len: u32,
-}
-
-/// One non-zero word of a clause's include mask.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct IncludeWord {
-    mask: u64,
-    word: u32,
 }
 
 /// Which feedback [`ClauseBank::feedback`] applied.
@@ -151,8 +151,8 @@ impl ClauseBank {
         if bank.is_dense() {
             bank.dense = vec![0; clauses * words];
         } else {
-            bank.head = vec![IndexHead::default(); clauses];
-            bank.rest = vec![IncludeWord::default(); clauses * (words - HEAD)];
+            bank.head = vec![IndexLine::default(); clauses * HEAD_LINES];
+            bank.rest = vec![IndexLine::default(); clauses * bank.rest_stride()];
         }
         for clause in 0..clauses {
             bank.reindex(clause);
@@ -170,26 +170,31 @@ impl ClauseBank {
                 .copy_from_slice(&self.states[top..top + words]);
             return;
         }
-        let rest_start = clause * (words - HEAD);
-        let mut len = 0;
-        let mut head = IndexHead::default();
-        for (w, &mask) in self.states[top..top + words].iter().enumerate() {
-            if mask != 0 {
-                let entry = IncludeWord {
-                    mask,
-                    word: w as u32,
-                };
-                if len < HEAD {
-                    head.masks[len] = mask;
-                    head.words[len] = w as u32;
-                } else {
-                    self.rest[rest_start + len - HEAD] = entry;
-                }
-                len += 1;
+        let stride = self.rest_stride();
+        let plane = &self.states[top..top + words];
+        let head = &mut self.head[clause * HEAD_LINES..(clause + 1) * HEAD_LINES];
+        let rest = &mut self.rest[clause * stride..(clause + 1) * stride];
+        let len = plane.iter().filter(|&&mask| mask != 0).count();
+        head[0].len = len as u32;
+        let mut included = plane.iter().enumerate().filter(|&(_, &mask)| mask != 0);
+        let used = len.div_ceil(LINE).max(1);
+        for line in head.iter_mut().chain(rest.iter_mut()).take(used) {
+            for i in 0..LINE {
+                let (word, mask) = included.next().map_or((0, 0), |(w, &m)| (w as u32, m));
+                line.masks[i] = mask;
+                line.words[i] = word;
             }
         }
-        head.len = len as u32;
-        self.head[clause] = head;
+    }
+
+    /// Lines of a clause's include index after its head (a long layout's): room for every
+    /// word.
+    #[inline]
+    fn rest_stride(&self) -> usize {
+        self.layout
+            .words()
+            .div_ceil(LINE)
+            .saturating_sub(HEAD_LINES)
     }
 
     /// Whether the layout is short: evaluated from include copies, with no index.
@@ -205,14 +210,16 @@ impl ClauseBank {
         &self.dense[clause * words..(clause + 1) * words]
     }
 
-    /// The non-zero words of the include mask of `clause` (a long layout's), in two parts.
+    /// The lines of the include index of `clause` (a long layout's) that hold its non-zero
+    /// include words: those of its head, then the others.
     #[inline]
-    fn indexed_includes(&self, clause: usize) -> (&IndexHead, &[IncludeWord]) {
-        let head = &self.head[clause];
-        let rest = clause * (self.layout.words() - HEAD);
+    fn index_lines(&self, clause: usize) -> (&[IndexLine], &[IndexLine]) {
+        let head = &self.head[clause * HEAD_LINES..(clause + 1) * HEAD_LINES];
+        let used = (head[0].len as usize).div_ceil(LINE);
+        let rest = clause * self.rest_stride();
         (
-            head,
-            &self.rest[rest..rest + (head.len as usize).saturating_sub(HEAD)],
+            &head[..used.min(HEAD_LINES)],
+            &self.rest[rest..rest + used.saturating_sub(HEAD_LINES)],
         )
     }
 
@@ -269,9 +276,12 @@ impl ClauseBank {
                 .map(|m| m.count_ones())
                 .sum();
         }
-        let (head, rest) = self.indexed_includes(clause);
-        let head_count: u32 = head.masks.iter().map(|m| m.count_ones()).sum();
-        head_count + rest.iter().map(|e| e.mask.count_ones()).sum::<u32>()
+        let (head, rest) = self.index_lines(clause);
+        head.iter()
+            .chain(rest)
+            .flat_map(|line| line.masks)
+            .map(|m| m.count_ones())
+            .sum()
     }
 
     /// The state of the automaton of (`clause`, `literal`).
@@ -314,14 +324,30 @@ impl ClauseBank {
             };
             return violated == 0;
         }
-        let (head, rest) = self.indexed_includes(clause);
-        let violated = |mask: u64, w: u32| {
-            let w = w as usize;
-            mask & keep.map_or(u64::MAX, |k| k[w]) & !literals[w]
+        match keep {
+            None => self.indexed_output(clause, literals, |_| u64::MAX),
+            Some(keep) => self.indexed_output(clause, literals, |w| keep[w]),
+        }
+    }
+
+    /// [`ClauseBank::output_learning`] of a long layout's clause through its include index,
+    /// `keep(w)` giving the literals of word `w` that count.
+    #[inline(always)]
+    fn indexed_output(&self, clause: usize, literals: &[u64], keep: impl Fn(usize) -> u64) -> bool {
+        let violated = |line: &IndexLine| {
+            (0..LINE).fold(0, |acc, i| {
+                let w = line.words[i] as usize;
+                acc | (line.masks[i] & keep(w) & !literals[w])
+            })
         };
-        let head_violated =
-            (0..HEAD).fold(0, |acc, i| acc | violated(head.masks[i], head.words[i]));
-        head_violated == 0 && rest.iter().all(|e| violated(e.mask, e.word) == 0)
+        // The first line is read before its count of words: unused entries are empty.
+        violated(&self.head[clause * HEAD_LINES]) == 0 && {
+            let (head, rest) = self.index_lines(clause);
+            head.iter()
+                .chain(rest)
+                .skip(1)
+                .all(|line| violated(line) == 0)
+        }
     }
 
     /// [`ClauseBank::output_learning`] of every clause, into `outputs`. Short layouts run
@@ -333,12 +359,19 @@ impl ClauseBank {
         match self.layout.words() {
             2 => self.dense_outputs::<2>(literals, keep, outputs),
             4 => self.dense_outputs::<4>(literals, keep, outputs),
-            _ => {
-                for (i, out) in outputs.iter_mut().enumerate() {
-                    self.prefetch_index(i + INDEX_AHEAD);
-                    *out = self.output_learning(i, literals, keep);
-                }
-            }
+            _ => match keep {
+                None => self.indexed_outputs(literals, |_| u64::MAX, outputs),
+                Some(keep) => self.indexed_outputs(literals, |w| keep[w], outputs),
+            },
+        }
+    }
+
+    /// [`ClauseBank::outputs_learning`] for a long layout, loading a few clauses ahead.
+    #[inline(always)]
+    fn indexed_outputs(&self, literals: &[u64], keep: impl Fn(usize) -> u64, outputs: &mut [bool]) {
+        for (i, out) in outputs.iter_mut().enumerate() {
+            self.prefetch_index(i + INDEX_AHEAD);
+            *out = self.indexed_output(i, literals, &keep);
         }
     }
 
@@ -364,24 +397,23 @@ impl ClauseBank {
         let includes_any = if self.is_dense() {
             self.dense_includes(clause).iter().any(|&m| m != 0)
         } else {
-            self.head[clause].len > 0
+            self.head[clause * HEAD_LINES].len > 0
         };
         includes_any && self.output_learning(clause, literals, None)
     }
 
     /// Asks the CPU to start loading the include index of `clause` (a long layout's: its
-    /// head and the first entries after it): evaluation loops call it a few clauses ahead.
+    /// [`HEAD_LINES`] first lines): evaluation loops call it a few clauses ahead.
     #[inline(always)]
     fn prefetch_index(&self, clause: usize) {
         #[cfg(target_arch = "x86_64")]
         if clause < self.clauses {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let rest = clause * (self.layout.words() - HEAD);
-            // SAFETY: a prefetch only hints the cache; the addresses are inside the vectors.
+            let lines = &self.head[clause * HEAD_LINES..(clause + 1) * HEAD_LINES];
+            // SAFETY: a prefetch only hints the cache; the addresses are inside the vector.
             unsafe {
-                _mm_prefetch::<_MM_HINT_T0>((&self.head[clause] as *const IndexHead).cast());
-                if let Some(entry) = self.rest.get(rest) {
-                    _mm_prefetch::<_MM_HINT_T0>((entry as *const IncludeWord).cast());
+                for line in lines {
+                    _mm_prefetch::<_MM_HINT_T0>((line as *const IndexLine).cast());
                 }
             }
         }
