@@ -818,7 +818,7 @@ mod tests {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             let mut rng = seeded(17);
-            for words in [1usize, 2, 78, 200] {
+            for words in [1usize, 2, 78, 200, 1024] {
                 let slots = words as u64 * 64;
                 let reject_below = (1u64 << 16) % slots;
                 // The same marks for every draw: 280 draws, so the generation wraps.
