@@ -175,9 +175,14 @@ impl ClauseBank {
         let head = &mut self.head[clause * HEAD_LINES..(clause + 1) * HEAD_LINES];
         let rest = &mut self.rest[clause * stride..(clause + 1) * stride];
         let len = plane.iter().filter(|&&mask| mask != 0).count();
+        // Lines the old index used and the new one does not are emptied too, so that the
+        // index depends on the include plane alone.
+        let used = len
+            .div_ceil(LINE)
+            .max((head[0].len as usize).div_ceil(LINE))
+            .max(1);
         head[0].len = len as u32;
         let mut included = plane.iter().enumerate().filter(|&(_, &mask)| mask != 0);
-        let used = len.div_ceil(LINE).max(1);
         for line in head.iter_mut().chain(rest.iter_mut()).take(used) {
             for i in 0..LINE {
                 let (word, mask) = included.next().map_or((0, 0), |(w, &m)| (w as u32, m));
