@@ -2,7 +2,7 @@
 //! back rank kept against crowning, and mobility; the score difference goes through a
 //! logistic curve to a value in [0,1] for the side to move.
 
-use super::{EvalGame, EvalRegistry, Evaluator, Value};
+use super::{evaluate_each, EvalGame, EvalRegistry, Evaluator, Value};
 use crate::game::checkers::{CaptureMode, Checkers, Position};
 use crate::game::{Color, Game};
 use std::sync::Arc;
@@ -111,10 +111,7 @@ pub fn pending_capture_credit(position: &Position, man: i32) -> i32 {
 
 impl Evaluator<Checkers> for Material {
     fn evaluate(&self, positions: &[Checkers]) -> Vec<Value> {
-        positions
-            .iter()
-            .map(|game| self.evaluate_one(game))
-            .collect()
+        evaluate_each(self, positions)
     }
 
     fn evaluate_one(&self, game: &Checkers) -> Value {

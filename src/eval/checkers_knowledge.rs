@@ -12,7 +12,7 @@
 //! [`super::checkers::Material`]'s do.
 
 use super::checkers::{logistic_value, mobility, pending_capture_credit};
-use super::{Evaluator, Value};
+use super::{evaluate_each, Evaluator, Value};
 use crate::game::checkers::{Checkers, Position};
 use crate::game::{Color, Game};
 use std::sync::OnceLock;
@@ -449,10 +449,7 @@ impl Knowledge {
 
 impl Evaluator<Checkers> for Knowledge {
     fn evaluate(&self, positions: &[Checkers]) -> Vec<Value> {
-        positions
-            .iter()
-            .map(|game| self.evaluate_one(game))
-            .collect()
+        evaluate_each(self, positions)
     }
 
     fn evaluate_one(&self, game: &Checkers) -> Value {

@@ -5,7 +5,7 @@
 //! smallest sum of the two distances over the empty cells. The side with the lower potential
 //! is ahead; the difference goes through a logistic curve to a value in [0,1].
 
-use super::{EvalGame, EvalRegistry, Evaluator, Value};
+use super::{evaluate_each, EvalGame, EvalRegistry, Evaluator, Value};
 use crate::game::hex::geometry::neighbours;
 use crate::game::hex::Hex;
 use crate::game::{Color, Game};
@@ -176,10 +176,7 @@ pub fn potential_of(game: &Hex, color: Color, [near, far]: &[Vec<u32>; 2]) -> u3
 
 impl Evaluator<Hex> for TwoDistance {
     fn evaluate(&self, positions: &[Hex]) -> Vec<Value> {
-        positions
-            .iter()
-            .map(|game| self.evaluate_one(game))
-            .collect()
+        evaluate_each(self, positions)
     }
 
     fn evaluate_one(&self, game: &Hex) -> Value {

@@ -56,6 +56,18 @@ pub trait Evaluator<G: Game>: Send + Sync {
     }
 }
 
+/// [`Evaluator::evaluate`] of an evaluator that judges one position at a time: its
+/// `evaluate_one` of each.
+pub fn evaluate_each<G: Game, E: Evaluator<G> + ?Sized>(
+    evaluator: &E,
+    positions: &[G],
+) -> Vec<Value> {
+    positions
+        .iter()
+        .map(|game| evaluator.evaluate_one(game))
+        .collect()
+}
+
 /// An evaluator specification that could not be turned into an evaluator.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("bad evaluator '{spec}': {message}")]
