@@ -75,6 +75,19 @@ impl WideRng {
         &mut self.s
     }
 
+    /// Fills `out` with uniform 32-bit draws: the low then the high half of each lane's next
+    /// word, lane by lane (a last partial step's unused halves are dropped).
+    #[inline]
+    pub fn fill_u32(&mut self, out: &mut [u32]) {
+        for chunk in out.chunks_mut(8) {
+            let words = self.next4();
+            let halves = words.iter().flat_map(|&w| [w as u32, (w >> 32) as u32]);
+            for (o, h) in chunk.iter_mut().zip(halves) {
+                *o = h;
+            }
+        }
+    }
+
     /// The next word of each lane.
     #[inline(always)]
     pub fn next4(&mut self) -> [u64; 4] {
@@ -111,6 +124,22 @@ mod tests {
         assert!((var - 1.0).abs() < 0.01, "{var}");
         let beyond = draws.iter().filter(|x| x.abs() > 1.96).count() as f64 / draws.len() as f64;
         assert!((beyond - 0.05).abs() < 0.003, "{beyond}");
+    }
+
+    #[test]
+    fn u32_draws_are_the_halves_of_the_lanes_words_in_order() {
+        let mut filled = WideRng::from_rng(&mut seeded(5));
+        let mut stepped = filled.clone();
+        let mut out = [0u32; 20];
+        filled.fill_u32(&mut out);
+        let expected: Vec<u32> = (0..3)
+            .flat_map(|_| stepped.next4())
+            .flat_map(|w| [w as u32, (w >> 32) as u32])
+            .take(20)
+            .collect();
+        assert_eq!(out.to_vec(), expected);
+        // The last, partial step was taken whole.
+        assert_eq!(filled.next4(), stepped.next4());
     }
 
     #[test]

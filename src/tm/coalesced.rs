@@ -12,15 +12,18 @@
 //!
 //! Reproducibility is as in [`crate::tm::multiclass`]: blocks of clauses with their own
 //! random streams, the main stream for the order and the negative classes.
+//!
+//! A block draws the selections of a sample in one batch: a uniform 32-bit word for every
+//! (clause, class) pair, compared with the selection probability scaled to 2^32 and rounded
+//! down (P = floor(2^32 x below / 2T) / 2^32, at most 2^-32 under below / 2T), so that the
+//! pairs are chosen in one pass without a branch or a division each.
 
-use crate::rng::{self, Rng};
+use crate::rng::{self, Rng, WideRng};
 use crate::tm::bank::{ClauseBank, FeedbackScratch, TypeI};
 use crate::tm::data::Dataset;
 use crate::tm::inference::{CompiledClause, InferenceModel};
 use crate::tm::literals::LiteralLayout;
-use crate::tm::multiclass::{
-    included_literals, keep_in_place, shuffled, SampleLiterals, CLAUSE_BLOCK,
-};
+use crate::tm::multiclass::{included_literals, shuffled, SampleLiterals, CLAUSE_BLOCK};
 use crate::tm::params::Params;
 use crate::tm::rounds;
 use crate::tm::sampler::{SubsetSampler, SubsetSource};
@@ -33,12 +36,17 @@ struct PoolBlock {
     /// `weights[i * classes + c]`.
     weights: Vec<i32>,
     /// Feedback selection.
-    rng: Rng,
+    selection: WideRng,
+    /// The selection draws of one sample, two a clause (one per update).
+    draws: Vec<u32>,
     /// The 1/s subsets.
     darts: SubsetSource,
     outputs: Vec<bool>,
-    /// The (clause, update) pairs that get feedback for the current sample.
-    acting: Vec<(u32, u8)>,
+    /// The clauses that output 1 on the current sample (the first of them).
+    fired: Vec<u32>,
+    /// The (clause, update) pairs that get feedback for the current sample, as 2 x clause +
+    /// update.
+    acting: Vec<u32>,
     scratch: FeedbackScratch,
 }
 
@@ -58,14 +66,21 @@ impl PoolBlock {
     fn votes(&mut self, literals: &[u64], classes: usize, sums: &mut [i64]) {
         self.bank
             .outputs_learning(literals, None, &mut self.outputs);
+        // The clauses that output 1 first (every clause written, counted when it output 1:
+        // no branch on the outputs), then their weights.
+        self.fired.resize(self.outputs.len(), 0);
+        let mut count = 0;
         for (i, &out) in self.outputs.iter().enumerate() {
-            if out {
-                for (s, &w) in sums
-                    .iter_mut()
-                    .zip(&self.weights[i * classes..(i + 1) * classes])
-                {
-                    *s += w as i64;
-                }
+            self.fired[count] = i as u32;
+            count += out as usize;
+        }
+        for &i in &self.fired[..count] {
+            let i = i as usize;
+            for (s, &w) in sums
+                .iter_mut()
+                .zip(&self.weights[i * classes..(i + 1) * classes])
+            {
+                *s += w as i64;
             }
         }
     }
@@ -74,50 +89,52 @@ impl PoolBlock {
         let t = step.params.threshold;
         let type_i = TypeI::of(step.params, step.sampler);
         // A (clause, class) pair acts when selected and it is of Type I, or the clause output
-        // 1: the others get no selection draw. Only a clause that output 1 changes its
-        // weights here, so the weights read now tell the Type of every pair that could be
-        // skipped. Selections come first (their stream serves nothing else), then the
-        // updates, with the next clause's states loading while this one is updated. The
-        // generator works on a local copy (kept in registers), and both passes write every
-        // pair to `acting` and count it only when it passes (no branch on the data).
-        // A class whose sum is at the threshold leaves its pairs no chance, and one at minus
-        // the threshold makes them certain: their pairs draw nothing.
+        // 1. Only a clause that output 1 changes its weights here, so the weights read now
+        // tell the Type of every pair. Every pair has its draw (used or not), and every pair
+        // is written to `acting` and counted only when it acts (no branch on the data); then
+        // the updates, with the next clause's states loading while this one is updated. A
+        // class whose sum is at the threshold leaves its pairs no chance (`limit` 0), one at
+        // minus the threshold makes them certain (`limit` 2^32).
         let classes = step.classes;
-        self.acting
-            .resize(self.bank.clauses() * step.updates.len(), (0, 0));
-        let acting = &mut self.acting[..];
-        let below = step
+        let limit = step
             .updates
-            .map(|(_, target, sum)| if target { t - sum } else { t + sum });
-        let possible = below.map(|b| b > 0);
-        let mut candidates = 0;
-        for (i, &output) in self.outputs.iter().enumerate() {
-            for (u, &(class, target, _)) in step.updates.iter().enumerate() {
-                let of_type_i = (self.weights[i * classes + class] >= 0) == target;
-                acting[candidates] = (i as u32, u as u8);
-                candidates += ((output | of_type_i) & possible[u]) as usize;
-            }
+            .map(|(_, target, sum)| selection_limit(target, sum, t));
+        let [(first_class, first_target, _), (second_class, second_target, _)] = step.updates;
+        let clauses = self.bank.clauses();
+        self.draws.resize(2 * clauses, 0);
+        self.selection.fill_u32(&mut self.draws);
+        self.acting.resize(2 * clauses, 0);
+        let acting = &mut self.acting[..];
+        let mut chosen = 0;
+        for (i, ((&output, weights), draws)) in self
+            .outputs
+            .iter()
+            .zip(self.weights.chunks_exact(classes))
+            .zip(self.draws.chunks_exact(2))
+            .enumerate()
+        {
+            let first = (output | ((weights[first_class] >= 0) == first_target))
+                & ((draws[0] as u64) < limit[0]);
+            acting[chosen] = 2 * i as u32;
+            chosen += first as usize;
+            let second = (output | ((weights[second_class] >= 0) == second_target))
+                & ((draws[1] as u64) < limit[1]);
+            acting[chosen] = 2 * i as u32 + 1;
+            chosen += second as usize;
         }
-        let mut rng = self.rng.clone();
-        let chosen = keep_in_place(acting, candidates, |(_, u)| {
-            let below = below[u as usize];
-            below >= 2 * t || rng.random_range(0..2 * t) < below
-        });
         self.acting.truncate(chosen);
-        self.rng = rng;
-        if let Some(&(first, _)) = self.acting.first() {
-            self.bank.prefetch(first as usize);
+        if let Some(&first) = self.acting.first() {
+            self.bank.prefetch(first as usize / 2);
         }
         for n in 0..self.acting.len() {
-            let (i, u) = self.acting[n];
-            let i = i as usize;
-            if let Some(&(next, _)) = self.acting.get(n + 1) {
-                if next as usize != i {
-                    self.bank.prefetch(next as usize);
+            let (i, u) = (self.acting[n] as usize / 2, self.acting[n] as usize % 2);
+            if let Some(&next) = self.acting.get(n + 1) {
+                if next as usize / 2 != i {
+                    self.bank.prefetch(next as usize / 2);
                 }
             }
             let output = self.outputs[i];
-            let (class, target, _) = step.updates[u as usize];
+            let (class, target, _) = step.updates[u];
             let w = &mut self.weights[i * step.classes + class];
             self.bank.feedback(
                 i,
@@ -133,6 +150,15 @@ impl PoolBlock {
             }
         }
     }
+}
+
+/// The selection probability of a class's pairs, (T - v) / 2T for the target class and
+/// (T + v) / 2T for the negative one (v its clamped sum), as the bound under which a uniform
+/// 32-bit draw selects: 2^32 times the probability, rounded down.
+fn selection_limit(target: bool, sum: i32, threshold: i32) -> u64 {
+    let (t, sum) = (threshold as i64, sum as i64);
+    let below = if target { t - sum } else { t + sum };
+    ((below.clamp(0, 2 * t) as u64) << 32) / (2 * t as u64)
 }
 
 /// Focused negative sampling: a class k other than `label`, drawn with weight T + v_k (out
@@ -183,13 +209,15 @@ impl CoalescedTm {
                 let weights = (0..len * classes)
                     .map(|_| if main.random::<bool>() { 1 } else { -1 })
                     .collect();
-                let (rng, darts) = rng::substream_pair(params.seed, b as u64 + 1);
+                let (mut rng, darts) = rng::substream_pair(params.seed, b as u64 + 1);
                 PoolBlock {
                     bank: ClauseBank::new(layout, params.state_bits, len),
                     weights,
-                    rng,
+                    selection: WideRng::from_rng(&mut rng),
+                    draws: Vec::with_capacity(2 * len),
                     darts: SubsetSource::new(darts),
                     outputs: vec![false; len],
+                    fired: vec![0; len],
                     acting: Vec::with_capacity(2 * len),
                     scratch: FeedbackScratch::new(layout),
                 }
@@ -338,5 +366,35 @@ impl CoalescedTm {
             block.weights = weights;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::selection_limit;
+
+    #[test]
+    fn selection_limits_scale_the_probability_to_32_bits() {
+        let full = 1u64 << 32;
+        // At the threshold nothing is selected, at minus the threshold everything.
+        assert_eq!(selection_limit(true, 100, 100), 0);
+        assert_eq!(selection_limit(false, -100, 100), 0);
+        assert_eq!(selection_limit(true, -100, 100), full);
+        assert_eq!(selection_limit(false, 100, 100), full);
+        // A sum of 0 selects half; the two updates mirror each other.
+        assert_eq!(selection_limit(true, 0, 100), full / 2);
+        for sum in -100..=100 {
+            let limit = selection_limit(true, sum, 100);
+            assert_eq!(limit, selection_limit(false, -sum, 100));
+            // Within one 2^32th below (T - v) / 2T.
+            let exact = (100 - sum) as f64 / 200.0 * full as f64;
+            assert!(
+                limit as f64 <= exact && exact - (limit as f64) < 1.0,
+                "{sum}: {limit}"
+            );
+        }
+        // Beyond the clamp (sums are clamped, thresholds up to i32's range stay exact).
+        assert_eq!(selection_limit(true, i32::MAX / 2, i32::MAX / 2), 0);
+        assert_eq!(selection_limit(false, i32::MAX / 2, i32::MAX / 2), full);
     }
 }
