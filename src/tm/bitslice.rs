@@ -240,55 +240,75 @@ pub mod avx2 {
     ) -> bool {
         assert!(planes.len() == BITS * words, "plane size");
         let (up, down) = (&up[..words], &down[..words]);
-        // SAFETY (all loads and stores): every access reads or writes CHUNK words (one
-        // 32-byte vector) inside `planes`, `up` or `down`, as the chunk loop's bound ensures;
-        // the unaligned intrinsics accept any address.
-        let load = |words: &[u64], at: usize| unsafe {
-            _mm256_loadu_si256(words[at..at + CHUNK].as_ptr().cast())
-        };
+        if words == CHUNK {
+            // A layout of one vector a plane (checkers' 256 literals): no loop and no tail.
+            let changed = chunk8::<UP, DOWN>(planes, words, 0, up, down);
+            return _mm256_testz_si256(changed, changed) == 0;
+        }
         let mut changed = _mm256_setzero_si256();
         let mut w = 0;
         while w + CHUNK <= words {
-            let mut p = [_mm256_setzero_si256(); BITS];
-            for (k, plane) in p.iter_mut().enumerate() {
-                *plane = load(planes, k * words + w);
-            }
-            let (mut all_ones, mut any_one) = (p[0], p[0]);
-            for &plane in &p[1..] {
-                all_ones = _mm256_and_si256(all_ones, plane);
-                any_one = _mm256_or_si256(any_one, plane);
-            }
-            let zero = _mm256_setzero_si256();
-            let mut carry = if UP {
-                _mm256_andnot_si256(all_ones, load(up, w))
-            } else {
-                zero
-            };
-            let mut borrow = if DOWN {
-                _mm256_and_si256(any_one, load(down, w))
-            } else {
-                zero
-            };
-            for (k, &old) in p.iter().enumerate() {
-                let mut new = old;
-                if UP {
-                    new = _mm256_xor_si256(new, carry);
-                    carry = _mm256_and_si256(carry, old);
-                }
-                if DOWN {
-                    new = _mm256_xor_si256(new, borrow);
-                    borrow = _mm256_andnot_si256(old, borrow);
-                }
-                if k == BITS - 1 {
-                    changed = _mm256_or_si256(changed, _mm256_xor_si256(old, new));
-                }
-                let at = k * words + w;
-                unsafe { _mm256_storeu_si256(planes[at..at + CHUNK].as_mut_ptr().cast(), new) };
-            }
+            changed = _mm256_or_si256(changed, chunk8::<UP, DOWN>(planes, words, w, up, down));
             w += CHUNK;
         }
         let tail_changed = step_words::<UP, DOWN>(planes, words, BITS, w, up, down);
         tail_changed != 0 || _mm256_testz_si256(changed, changed) == 0
+    }
+
+    /// One chunk of [`step8`] (the words `w..w + CHUNK` of every plane): the lanes whose
+    /// include bit changed.
+    #[inline(always)]
+    unsafe fn chunk8<const UP: bool, const DOWN: bool>(
+        planes: &mut [u64],
+        words: usize,
+        w: usize,
+        up: &[u64],
+        down: &[u64],
+    ) -> __m256i {
+        // SAFETY (all loads and stores): every access reads or writes CHUNK words (one
+        // 32-byte vector) inside `planes`, `up` or `down`, as the callers' bounds ensure;
+        // the unaligned intrinsics accept any address.
+        let load = |words: &[u64], at: usize| unsafe {
+            _mm256_loadu_si256(words[at..at + CHUNK].as_ptr().cast())
+        };
+        let mut p = [_mm256_setzero_si256(); BITS];
+        for (k, plane) in p.iter_mut().enumerate() {
+            *plane = load(planes, k * words + w);
+        }
+        let (mut all_ones, mut any_one) = (p[0], p[0]);
+        for &plane in &p[1..] {
+            all_ones = _mm256_and_si256(all_ones, plane);
+            any_one = _mm256_or_si256(any_one, plane);
+        }
+        let zero = _mm256_setzero_si256();
+        let mut carry = if UP {
+            _mm256_andnot_si256(all_ones, load(up, w))
+        } else {
+            zero
+        };
+        let mut borrow = if DOWN {
+            _mm256_and_si256(any_one, load(down, w))
+        } else {
+            zero
+        };
+        let mut changed = zero;
+        for (k, &old) in p.iter().enumerate() {
+            let mut new = old;
+            if UP {
+                new = _mm256_xor_si256(new, carry);
+                carry = _mm256_and_si256(carry, old);
+            }
+            if DOWN {
+                new = _mm256_xor_si256(new, borrow);
+                borrow = _mm256_andnot_si256(old, borrow);
+            }
+            if k == BITS - 1 {
+                changed = _mm256_xor_si256(old, new);
+            }
+            let at = k * words + w;
+            unsafe { _mm256_storeu_si256(planes[at..at + CHUNK].as_mut_ptr().cast(), new) };
+        }
+        changed
     }
 }
 
@@ -319,7 +339,8 @@ mod tests {
         if std::arch::is_x86_feature_detected!("avx2") {
             let mut rng = seeded(29);
             let bits = avx2::BITS;
-            // One to three chunks with and without a tail; states near both ends often.
+            // One to three chunks with and without a tail (four words: the single-chunk
+            // path); states near both ends often.
             for words in [1usize, 3, 4, 5, 8, 11] {
                 let mut portable: Vec<u64> = (0..bits * words)
                     .map(|_| match rng.random_range(0..3) {
