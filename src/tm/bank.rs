@@ -66,14 +66,15 @@ struct IndexLine {
     len: u32,
 }
 
-/// Asks the CPU to start loading each of `lines` (slices of the states) into the cache level
-/// `HINT` names.
+/// Asks the CPU to start loading each of `lines` (slices of the states) into the
+/// second-level cache.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn prefetch_lines<'a, const HINT: i32>(lines: impl Iterator<Item = &'a [u64]>) {
+fn prefetch_lines<'a>(lines: impl Iterator<Item = &'a [u64]>) {
+    use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T1};
     for line in lines {
         // SAFETY: a prefetch only hints the cache; the address is inside a live slice.
-        unsafe { std::arch::x86_64::_mm_prefetch::<HINT>(line.as_ptr().cast()) };
+        unsafe { _mm_prefetch::<_MM_HINT_T1>(line.as_ptr().cast()) };
     }
 }
 
@@ -442,14 +443,19 @@ impl ClauseBank {
         }
     }
 
-    /// Asks the CPU to start loading the states of `clause` that a feedback reads and writes:
-    /// machines call it for the next clause to update while they update this one. Deep
-    /// counters' steps settle in their low planes ([`bitslice::step_clause`]), so only those
-    /// and the include plane are loaded.
+    /// Asks the CPU to start loading the states of `clause` that a feedback reads and writes
+    /// into the second-level cache: machines call it for the next clause to update while they
+    /// update this one. Deep counters' steps settle in their low planes
+    /// ([`bitslice::step_clause`]), so only those and the include plane are loaded. A long
+    /// layout's states (78 lines of 8-bit automata on 7x7 Hex) go to the second level, which
+    /// takes them without holding up the update under way (3-7% faster than the first
+    /// level). A short layout's states are left alone: a bank of them (256 bytes a clause for
+    /// checkers' 8-bit automata) stays in the second-level cache, and the prefetches cost
+    /// more than they save (2% on the coalesced machine, the same per class).
     #[inline(always)]
     pub fn prefetch(&self, clause: usize) {
         #[cfg(target_arch = "x86_64")]
-        {
+        if !self.is_dense() {
             let words = self.layout.words();
             let base = self.base(clause);
             let low = self.bits.min(bitslice::SETTLING_ABOVE_BITS);
@@ -463,16 +469,7 @@ impl ClauseBank {
             let lines = self.states[base..base + low * words]
                 .chunks(8)
                 .chain(self.states[include].chunks(8));
-            use std::arch::x86_64::{_MM_HINT_T0, _MM_HINT_T1};
-            // A short layout's few lines go to the first-level cache; a long one's (78 lines
-            // of 8-bit automata on 7x7 Hex) to the second, which takes them without holding
-            // up the update under way (measured 3-7% faster on long layouts; the first level
-            // is 2-4% faster on short ones).
-            if self.is_dense() {
-                prefetch_lines::<_MM_HINT_T0>(lines);
-            } else {
-                prefetch_lines::<_MM_HINT_T1>(lines);
-            }
+            prefetch_lines(lines);
         }
     }
 
