@@ -14,9 +14,9 @@
 //! random streams, the main stream for the order and the negative classes.
 //!
 //! A block draws the selections of a sample in one batch: a uniform 32-bit word for every
-//! (clause, class) pair, compared with the selection probability scaled to 2^32 and rounded
-//! down (P = floor(2^32 x below / 2T) / 2^32, at most 2^-32 under below / 2T), so that the
-//! pairs are chosen in one pass without a branch or a division each.
+//! (clause, class) pair, compared with the selection probability p scaled to 2^32 and
+//! rounded down (so a pair is selected with probability floor(2^32 p) / 2^32, at most 2^-32
+//! under p), and the pairs are chosen in one pass without a branch on the draws.
 
 use crate::rng::{self, Rng, WideRng};
 use crate::tm::bank::{ClauseBank, FeedbackScratch, TypeI};
