@@ -579,10 +579,17 @@ impl ClauseBank {
         rng: &mut impl SubsetDraws,
         scratch: &mut FeedbackScratch,
     ) {
-        rng.draw_subset(sampler, &mut scratch.subset);
-        let down = scratch.subset.words_mut();
-        keep_only(down, keep);
-        self.step(clause, Moves::Down(down));
+        match keep {
+            None => rng.with_subset(sampler, &mut scratch.subset, |down| {
+                self.step(clause, Moves::Down(down))
+            }),
+            Some(_) => {
+                rng.draw_subset(sampler, &mut scratch.subset);
+                let down = scratch.subset.words_mut();
+                keep_only(down, keep);
+                self.step(clause, Moves::Down(down));
+            }
+        }
     }
 
     /// Type II feedback (apply only when the clause output is 1): every literal that is 0 in

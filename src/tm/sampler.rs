@@ -26,6 +26,19 @@ pub trait SubsetDraws {
     /// Draws into `subset` each literal of `sampler`'s layout with `sampler`'s probability;
     /// padding bits are 0.
     fn draw_subset(&mut self, sampler: &SubsetSampler, subset: &mut Subset);
+
+    /// Calls `use_subset` with the next subset, the same one [`SubsetDraws::draw_subset`]
+    /// would draw: read where the source holds it ready, else drawn into `subset`.
+    #[inline]
+    fn with_subset<R>(
+        &mut self,
+        sampler: &SubsetSampler,
+        subset: &mut Subset,
+        use_subset: impl FnOnce(&[u64]) -> R,
+    ) -> R {
+        self.draw_subset(sampler, subset);
+        use_subset(subset.words())
+    }
 }
 
 impl SubsetDraws for WideRng {
@@ -41,6 +54,8 @@ pub struct SubsetSampler {
     layout: LiteralLayout,
     /// The layout's valid bits, word by word (padding 0).
     valid: Vec<u64>,
+    /// Whether every slot is a literal (no padding bits to clear).
+    whole: bool,
     darts: Darts,
 }
 
@@ -229,9 +244,11 @@ impl SubsetSampler {
                 invert,
             }
         };
+        let valid: Vec<u64> = (0..layout.words()).map(|w| layout.valid(w)).collect();
         SubsetSampler {
             layout,
-            valid: (0..layout.words()).map(|w| layout.valid(w)).collect(),
+            whole: valid.iter().all(|&v| v == u64::MAX),
+            valid,
             darts,
         }
     }
@@ -261,13 +278,57 @@ impl SubsetSampler {
     /// stream directly.
     #[inline]
     pub fn draw_from(&self, source: &mut SubsetSource, subset: &mut Subset) {
+        match self.next_stocked(source) {
+            Some((start, invert)) => self.copy_stocked(&source.stock[start..], invert, subset),
+            None => self.draw(&mut source.rng, subset),
+        }
+    }
+
+    /// [`SubsetDraws::with_subset`] for `source`: a stocked subset that needs no finishing
+    /// (no padding, no complement) is read in the stock itself.
+    #[inline]
+    fn with_subset_from<R>(
+        &self,
+        source: &mut SubsetSource,
+        subset: &mut Subset,
+        use_subset: impl FnOnce(&[u64]) -> R,
+    ) -> R {
+        match self.next_stocked(source) {
+            Some((start, false)) if self.whole => {
+                use_subset(&source.stock[start..start + self.layout.words()])
+            }
+            Some((start, invert)) => {
+                self.copy_stocked(&source.stock[start..], invert, subset);
+                use_subset(subset.words())
+            }
+            None => {
+                self.draw(&mut source.rng, subset);
+                use_subset(subset.words())
+            }
+        }
+    }
+
+    /// Copies the stocked subset that `stocked` starts with into `subset`, finished in the
+    /// same pass as [`SubsetSampler::finish`] does in place.
+    #[inline]
+    fn copy_stocked(&self, stocked: &[u64], invert: bool, subset: &mut Subset) {
+        let flip = flip_mask(invert);
+        for ((c, &s), &valid) in subset.words.iter_mut().zip(stocked).zip(&self.valid) {
+            *c = (s ^ flip) & valid;
+        }
+    }
+
+    /// Where this sampler draws from a stock: the first word of the next stocked subset in
+    /// `source` (thrown when the stock is empty) and whether the darts draw the complement.
+    #[inline]
+    fn next_stocked(&self, source: &mut SubsetSource) -> Option<(usize, bool)> {
         let Darts::Throw {
             stock: Some(stock),
             invert,
             ..
         } = &self.darts
         else {
-            return self.draw(&mut source.rng, subset);
+            return None;
         };
         let words = self.layout.words();
         if source.left == 0 {
@@ -280,13 +341,7 @@ impl SubsetSampler {
             source.left = stocked / words;
         }
         source.left -= 1;
-        let start = source.left * words;
-        // Copied and finished in one pass, as `finish` does in place.
-        let flip = flip_mask(*invert);
-        let stocked = &source.stock[start..start + words];
-        for ((c, &s), &valid) in subset.words.iter_mut().zip(stocked).zip(&self.valid) {
-            *c = (s ^ flip) & valid;
-        }
+        Some((source.left * words, *invert))
     }
 
     /// Turns the hit slots into the subset: their complement when `invert`, padding cleared.
@@ -339,6 +394,16 @@ impl SubsetDraws for SubsetSource {
     #[inline]
     fn draw_subset(&mut self, sampler: &SubsetSampler, subset: &mut Subset) {
         sampler.draw_from(self, subset);
+    }
+
+    #[inline]
+    fn with_subset<R>(
+        &mut self,
+        sampler: &SubsetSampler,
+        subset: &mut Subset,
+        use_subset: impl FnOnce(&[u64]) -> R,
+    ) -> R {
+        sampler.with_subset_from(self, subset, use_subset)
     }
 }
 
@@ -857,6 +922,29 @@ mod tests {
             }
         } else {
             eprintln!("skipping: this CPU has no AVX2");
+        }
+    }
+
+    #[test]
+    fn subsets_read_in_place_are_the_drawn_ones() {
+        // A whole layout (read in the stock), its complement and a padded layout (finished
+        // into the working subset), and a long layout without a stock.
+        for (features, p) in [(128, 0.1), (128, 0.7), (70, 0.1), (2450, 0.1)] {
+            let layout = LiteralLayout::new(features);
+            let sampler = SubsetSampler::new(layout, p);
+            let mut drawing = SubsetSource::new(wide(9));
+            let mut reading = drawing.clone();
+            let (mut drawn, mut scratch) = (Subset::new(layout), Subset::new(layout));
+            // Past a stock's refill (at most sixteen subsets a throw).
+            for round in 0..40 {
+                sampler.draw_from(&mut drawing, &mut drawn);
+                let read = reading.with_subset(&sampler, &mut scratch, |words| words.to_vec());
+                assert_eq!(
+                    read,
+                    drawn.words(),
+                    "{features} features, p {p}, round {round}"
+                );
+            }
         }
     }
 
