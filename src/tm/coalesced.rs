@@ -68,7 +68,6 @@ impl PoolBlock {
             .outputs_learning(literals, None, &mut self.outputs);
         // The clauses that output 1 first (every clause written, counted when it output 1:
         // no branch on the outputs), then their weights.
-        self.fired.resize(self.outputs.len(), 0);
         let mut count = 0;
         for (i, &out) in self.outputs.iter().enumerate() {
             self.fired[count] = i as u32;
@@ -101,7 +100,6 @@ impl PoolBlock {
             .map(|(_, target, sum)| selection_limit(target, sum, t));
         let [(first_class, first_target, _), (second_class, second_target, _)] = step.updates;
         let clauses = self.bank.clauses();
-        self.draws.resize(2 * clauses, 0);
         self.selection.fill_u32(&mut self.draws);
         self.acting.resize(2 * clauses, 0);
         let acting = &mut self.acting[..];
@@ -214,7 +212,7 @@ impl CoalescedTm {
                     bank: ClauseBank::new(layout, params.state_bits, len),
                     weights,
                     selection: WideRng::from_rng(&mut rng),
-                    draws: Vec::with_capacity(2 * len),
+                    draws: vec![0; 2 * len],
                     darts: SubsetSource::new(darts),
                     outputs: vec![false; len],
                     fired: vec![0; len],

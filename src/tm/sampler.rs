@@ -295,17 +295,12 @@ impl SubsetSampler {
     ) -> R {
         match self.next_stocked(source) {
             Some((start, false)) if self.whole => {
-                use_subset(&source.stock[start..start + self.layout.words()])
+                return use_subset(&source.stock[start..start + self.layout.words()]);
             }
-            Some((start, invert)) => {
-                self.copy_stocked(&source.stock[start..], invert, subset);
-                use_subset(subset.words())
-            }
-            None => {
-                self.draw(&mut source.rng, subset);
-                use_subset(subset.words())
-            }
+            Some((start, invert)) => self.copy_stocked(&source.stock[start..], invert, subset),
+            None => self.draw(&mut source.rng, subset),
         }
+        use_subset(subset.words())
     }
 
     /// Copies the stocked subset that `stocked` starts with into `subset`, finished in the
