@@ -70,21 +70,37 @@ impl WideRng {
         WideRng { s }
     }
 
-    /// The state words (`[i][lane]`), for code that steps the lanes in vector registers.
-    pub(crate) fn state_mut(&mut self) -> &mut [[u64; 4]; 4] {
-        &mut self.s
+    /// Bernoulli bits for `pairs` pairs of events, from uniform 32-bit draws: the two draws
+    /// of pair i are the low and the high half of lane i % 4's word in step i / 4 (a last
+    /// partial step is taken whole), and bit 2i + u of `bits` (32 pairs a word,
+    /// `pairs.div_ceil(32)` words, overwritten) is set when draw u is below `limits[u]`
+    /// (at most 2^32: 2^32 sets every bit, 0 none). Bits past the pairs are 0.
+    #[inline]
+    pub fn pair_bits_below(&mut self, limits: [u64; 2], pairs: usize, bits: &mut [u64]) {
+        assert!(limits.iter().all(|&l| l <= 1 << 32), "a limit above 2^32");
+        assert_eq!(bits.len(), pairs.div_ceil(32), "one word per 32 pairs");
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has just been found to support AVX2.
+            unsafe { avx2::pair_bits_below(self, limits, pairs, bits) };
+            return;
+        }
+        self.pair_bits_below_portable(limits, pairs, bits);
     }
 
-    /// Fills `out` with uniform 32-bit draws: the low then the high half of each lane's next
-    /// word, lane by lane (a last partial step's unused halves are dropped).
-    #[inline]
-    pub fn fill_u32(&mut self, out: &mut [u32]) {
-        for chunk in out.chunks_mut(8) {
-            let words = self.next4();
-            let halves = words.iter().flat_map(|&w| [w as u32, (w >> 32) as u32]);
-            for (o, h) in chunk.iter_mut().zip(halves) {
-                *o = h;
+    /// [`WideRng::pair_bits_below`] without vector intrinsics.
+    fn pair_bits_below_portable(&mut self, limits: [u64; 2], pairs: usize, bits: &mut [u64]) {
+        for (j, word) in bits.iter_mut().enumerate() {
+            let in_word = (pairs - 32 * j).min(32);
+            let mut w = 0u64;
+            for step in 0..in_word.div_ceil(4) {
+                for (lane, x) in self.next4().into_iter().enumerate() {
+                    let bit = 8 * step + 2 * lane;
+                    w |= (((x & 0xFFFF_FFFF) < limits[0]) as u64) << bit;
+                    w |= (((x >> 32) < limits[1]) as u64) << (bit + 1);
+                }
             }
+            *word = w & pair_mask(in_word);
         }
     }
 
@@ -110,6 +126,99 @@ impl WideRng {
     }
 }
 
+/// The bits of the first `pairs` pairs of a word (at most 32).
+fn pair_mask(pairs: usize) -> u64 {
+    if pairs >= 32 {
+        u64::MAX
+    } else {
+        (1 << (2 * pairs)) - 1
+    }
+}
+
+/// [`WideRng`]'s lanes stepped in one AVX2 register each state word.
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2 {
+    use super::{pair_mask, WideRng};
+    use std::arch::x86_64::*;
+
+    /// The lanes' state words in registers (`[i]`: state word i of the four lanes).
+    #[inline(always)]
+    pub(crate) fn load_lanes(rng: &WideRng) -> [__m256i; 4] {
+        // SAFETY: `[u64; 4]` and `__m256i` are both 32 bytes, and the unaligned load
+        // accepts any address.
+        rng.s
+            .map(|words| unsafe { _mm256_loadu_si256(words.as_ptr().cast()) })
+    }
+
+    /// The state words back from registers.
+    #[inline(always)]
+    pub(crate) fn store_lanes(rng: &mut WideRng, lanes: [__m256i; 4]) {
+        for (words, lane) in rng.s.iter_mut().zip(lanes) {
+            // SAFETY: as in `load_lanes`, with the unaligned store.
+            unsafe { _mm256_storeu_si256(words.as_mut_ptr().cast(), lane) };
+        }
+    }
+
+    /// `x` rotated left by `K` bits in each 64-bit lane (`L` = 64 - `K`).
+    #[inline(always)]
+    fn rotate_left<const K: i32, const L: i32>(x: __m256i) -> __m256i {
+        unsafe { _mm256_or_si256(_mm256_slli_epi64::<K>(x), _mm256_srli_epi64::<L>(x)) }
+    }
+
+    /// One step of the four xoshiro256++ lanes held in registers (as
+    /// [`WideRng::next4`]): the four output words.
+    #[inline(always)]
+    pub(crate) fn step(s: &mut [__m256i; 4]) -> __m256i {
+        unsafe {
+            let [s0, s1, s2, s3] = s;
+            let words = _mm256_add_epi64(rotate_left::<23, 41>(_mm256_add_epi64(*s0, *s3)), *s0);
+            let t = _mm256_slli_epi64::<17>(*s1);
+            *s2 = _mm256_xor_si256(*s2, *s0);
+            *s3 = _mm256_xor_si256(*s3, *s1);
+            *s1 = _mm256_xor_si256(*s1, *s2);
+            *s0 = _mm256_xor_si256(*s0, *s3);
+            *s2 = _mm256_xor_si256(*s2, t);
+            *s3 = rotate_left::<45, 19>(*s3);
+            words
+        }
+    }
+
+    /// [`WideRng::pair_bits_below`] with the generator in registers: a step's eight 32-bit
+    /// halves (low then high of each lane, the pair order) are compared at once, and their
+    /// sign bits are the step's eight bits.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn pair_bits_below(
+        rng: &mut WideRng,
+        limits: [u64; 2],
+        pairs: usize,
+        bits: &mut [u64],
+    ) {
+        // A draw is below a limit L when it is not above L - 1, compared as signed numbers
+        // after flipping the top bits; a limit of 0 selects nothing and is masked instead.
+        const FLIP: u32 = 1 << 31;
+        let [first, second] = limits.map(|l| ((l.max(1) - 1) as u32 ^ FLIP) as i32);
+        let bounds = _mm256_setr_epi32(first, second, first, second, first, second, first, second);
+        let flip = _mm256_set1_epi32(FLIP as i32);
+        let live = ((limits[0] > 0) as u64 * 0x5555_5555_5555_5555)
+            | ((limits[1] > 0) as u64 * 0xAAAA_AAAA_AAAA_AAAA);
+        let mut lanes = load_lanes(rng);
+        for (j, word) in bits.iter_mut().enumerate() {
+            let in_word = (pairs - 32 * j).min(32);
+            let mut w = 0u64;
+            for step_index in 0..in_word.div_ceil(4) {
+                let above = _mm256_cmpgt_epi32(_mm256_xor_si256(step(&mut lanes), flip), bounds);
+                let below = !_mm256_movemask_ps(_mm256_castsi256_ps(above)) as u64 & 0xFF;
+                w |= below << (8 * step_index);
+            }
+            *word = w & live & pair_mask(in_word);
+        }
+        store_lanes(rng, lanes);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,19 +236,38 @@ mod tests {
     }
 
     #[test]
-    fn u32_draws_are_the_halves_of_the_lanes_words_in_order() {
-        let mut filled = WideRng::from_rng(&mut seeded(5));
-        let mut stepped = filled.clone();
-        let mut out = [0u32; 20];
-        filled.fill_u32(&mut out);
-        let expected: Vec<u32> = (0..3)
-            .flat_map(|_| stepped.next4())
-            .flat_map(|w| [w as u32, (w >> 32) as u32])
-            .take(20)
-            .collect();
-        assert_eq!(out.to_vec(), expected);
-        // The last, partial step was taken whole.
-        assert_eq!(filled.next4(), stepped.next4());
+    fn pair_bits_compare_the_halves_of_the_lanes_words_in_order() {
+        let limit_sets = [
+            [0, 1 << 32],
+            [1 << 32, 0],
+            [1 << 31, 1 << 31],
+            [1, (1 << 32) - 1],
+            [123_456_789, 3_000_000_000],
+        ];
+        for pairs in [1usize, 3, 4, 5, 31, 32, 33, 64, 80, 128] {
+            for (n, &limits) in limit_sets.iter().enumerate() {
+                let mut drawn = WideRng::from_rng(&mut seeded(5 + n as u64));
+                let (mut portable, mut stepped) = (drawn.clone(), drawn.clone());
+                let mut bits = vec![0u64; pairs.div_ceil(32)];
+                drawn.pair_bits_below(limits, pairs, &mut bits);
+                // The draws one by one from the lanes' words.
+                let draws: Vec<u64> = (0..pairs.div_ceil(4))
+                    .flat_map(|_| stepped.next4())
+                    .flat_map(|w| [w & 0xFFFF_FFFF, w >> 32])
+                    .collect();
+                let mut expected = vec![0u64; bits.len()];
+                for (k, &draw) in draws.iter().enumerate().take(2 * pairs) {
+                    expected[k / 64] |= ((draw < limits[k % 2]) as u64) << (k % 64);
+                }
+                let case = format!("{pairs} pairs, limits {limits:?}");
+                assert_eq!(bits, expected, "{case}");
+                // Every partial step was taken whole.
+                assert_eq!(drawn.next4(), stepped.next4(), "generator state, {case}");
+                let mut portable_bits = vec![0u64; bits.len()];
+                portable.pair_bits_below_portable(limits, pairs, &mut portable_bits);
+                assert_eq!(portable_bits, expected, "portable, {case}");
+            }
+        }
     }
 
     #[test]

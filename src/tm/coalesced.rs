@@ -16,7 +16,10 @@
 //! A block draws the selections of a sample in one batch: a uniform 32-bit word for every
 //! (clause, class) pair, compared with the selection probability p scaled to 2^32 and
 //! rounded down (so a pair is selected with probability floor(2^32 p) / 2^32, at most 2^-32
-//! under p), and the pairs are chosen in one pass without a branch on the draws.
+//! under p). The pairs are chosen 32 clauses at a time as bit masks: the draws compared
+//! eight at once ([`WideRng::pair_bits_below`]), the Types read from the outputs' bits and
+//! from sign bits kept beside the weights, and the acting pairs listed from the masks' set
+//! bits, with no branch on any single draw or output.
 
 use crate::rng::{self, Rng, WideRng};
 use crate::tm::bank::{ClauseBank, FeedbackScratch, TypeI};
@@ -37,13 +40,17 @@ struct PoolBlock {
     weights: Vec<i32>,
     /// Feedback selection.
     selection: WideRng,
-    /// The selection draws of one sample, two a clause (one per update).
-    draws: Vec<u32>,
+    /// The selected (clause, update) pairs of one sample: bit 2i + u of the word of
+    /// 32 clauses.
+    selected: Vec<u64>,
+    /// The weights' signs: bit i of `negative[c * words + i / 64]` is set when clause i
+    /// has a negative weight for class c (`words` 64-clause words a class).
+    negative: Vec<u64>,
     /// The 1/s subsets.
     darts: SubsetSource,
     outputs: Vec<bool>,
-    /// The clauses that output 1 on the current sample (the first of them).
-    fired: Vec<u32>,
+    /// `outputs` as bits, 64 clauses a word.
+    output_bits: Vec<u64>,
     /// The (clause, update) pairs that get feedback for the current sample, as 2 x clause +
     /// update.
     acting: Vec<u32>,
@@ -66,20 +73,22 @@ impl PoolBlock {
     fn votes(&mut self, literals: &[u64], classes: usize, sums: &mut [i64]) {
         self.bank
             .outputs_learning(literals, None, &mut self.outputs);
-        // The clauses that output 1 first (every clause written, counted when it output 1:
-        // no branch on the outputs), then their weights.
-        let mut count = 0;
-        for (i, &out) in self.outputs.iter().enumerate() {
-            self.fired[count] = i as u32;
-            count += out as usize;
+        // The outputs as bits first, then the weights of the clauses that output 1, found
+        // bit by bit (no branch on each output).
+        for (word, outputs) in self.output_bits.iter_mut().zip(self.outputs.chunks(64)) {
+            *word = bits_of(outputs);
         }
-        for &i in &self.fired[..count] {
-            let i = i as usize;
-            for (s, &w) in sums
-                .iter_mut()
-                .zip(&self.weights[i * classes..(i + 1) * classes])
-            {
-                *s += w as i64;
+        for (j, &bits) in self.output_bits.iter().enumerate() {
+            let mut fired = bits;
+            while fired != 0 {
+                let i = 64 * j + fired.trailing_zeros() as usize;
+                fired &= fired - 1;
+                for (s, &w) in sums
+                    .iter_mut()
+                    .zip(&self.weights[i * classes..(i + 1) * classes])
+                {
+                    *s += w as i64;
+                }
             }
         }
     }
@@ -88,39 +97,36 @@ impl PoolBlock {
         let t = step.params.threshold;
         let type_i = TypeI::of(step.params, step.sampler);
         // A (clause, class) pair acts when selected and it is of Type I, or the clause output
-        // 1. Only a clause that output 1 changes its weights here, so the weights read now
-        // tell the Type of every pair. Every pair has its draw (used or not), and every pair
-        // is written to `acting` and counted only when it acts (no branch on the data); then
+        // 1. Only a clause that output 1 changes its weights here, so the signs read now
+        // tell the Type of every pair. The pairs are chosen 32 clauses at a time as bit
+        // masks: every pair has its draw (used or not), the Types come from the outputs'
+        // and the signs' bits, and the acting pairs are listed from the bits in order; then
         // the updates, with the next clause's states loading while this one is updated. A
         // class whose sum is at the threshold leaves its pairs no chance (`limit` 0), one at
         // minus the threshold makes them certain (`limit` 2^32).
-        let classes = step.classes;
         let limit = step
             .updates
             .map(|(_, target, sum)| selection_limit(target, sum, t));
-        let [(first_class, first_target, _), (second_class, second_target, _)] = step.updates;
         let clauses = self.bank.clauses();
-        self.selection.fill_u32(&mut self.draws);
-        self.acting.resize(2 * clauses, 0);
-        let acting = &mut self.acting[..];
-        let mut chosen = 0;
-        for (i, ((&output, weights), draws)) in self
-            .outputs
-            .iter()
-            .zip(self.weights.chunks_exact(classes))
-            .zip(self.draws.chunks_exact(2))
-            .enumerate()
-        {
-            let first = (output | ((weights[first_class] >= 0) == first_target))
-                & ((draws[0] as u64) < limit[0]);
-            acting[chosen] = 2 * i as u32;
-            chosen += first as usize;
-            let second = (output | ((weights[second_class] >= 0) == second_target))
-                & ((draws[1] as u64) < limit[1]);
-            acting[chosen] = 2 * i as u32 + 1;
-            chosen += second as usize;
+        self.selection
+            .pair_bits_below(limit, clauses, &mut self.selected);
+        let words = self.output_bits.len();
+        let type_bits = |u: usize, word: usize| {
+            let (class, target, _) = step.updates[u];
+            let negative = self.negative[class * words + word];
+            self.output_bits[word] | if target { !negative } else { negative }
+        };
+        self.acting.clear();
+        for (j, &selected) in self.selected.iter().enumerate() {
+            let (word, shift) = (j / 2, 32 * (j % 2));
+            let first = spread_to_even_bits((type_bits(0, word) >> shift) as u32);
+            let second = spread_to_even_bits((type_bits(1, word) >> shift) as u32);
+            let mut acting = selected & (first | second << 1);
+            while acting != 0 {
+                self.acting.push(64 * j as u32 + acting.trailing_zeros());
+                acting &= acting - 1;
+            }
         }
-        self.acting.truncate(chosen);
         if let Some(&first) = self.acting.first() {
             self.bank.prefetch(first as usize / 2);
         }
@@ -145,9 +151,50 @@ impl PoolBlock {
             );
             if output {
                 *w += if target { 1 } else { -1 };
+                let sign = &mut self.negative[class * words + i / 64];
+                *sign = *sign & !(1 << (i % 64)) | ((*w < 0) as u64) << (i % 64);
             }
         }
     }
+}
+
+/// The bits of `flags`, flag i as bit i (at most 64 flags): eight flags at a time, their
+/// bytes (0 or 1) gathered into the top byte of one product (flag k of the eight lands on
+/// bit 56 + k, and no two partial products share a bit below it).
+fn bits_of(flags: &[bool]) -> u64 {
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let mut bits = 0;
+    for (k, chunk) in flags.chunks(8).enumerate() {
+        let mut bytes = [0u8; 8];
+        for (byte, &flag) in bytes.iter_mut().zip(chunk) {
+            *byte = flag as u8;
+        }
+        bits |= (u64::from_le_bytes(bytes).wrapping_mul(GATHER) >> 56) << (8 * k);
+    }
+    bits
+}
+
+/// The signs of `weights` (`weights[i * classes + c]`, `clauses` clauses) as the bits of
+/// [`PoolBlock::negative`].
+fn negative_bits(weights: &[i32], clauses: usize, classes: usize) -> Vec<u64> {
+    let words = clauses.div_ceil(64);
+    let mut negative = vec![0u64; classes * words];
+    for (i, weights) in weights.chunks_exact(classes).enumerate() {
+        for (c, &w) in weights.iter().enumerate() {
+            negative[c * words + i / 64] |= ((w < 0) as u64) << (i % 64);
+        }
+    }
+    negative
+}
+
+/// Bit i of `x` moved to bit 2i.
+fn spread_to_even_bits(x: u32) -> u64 {
+    let mut x = x as u64;
+    x = (x | x << 16) & 0x0000_FFFF_0000_FFFF;
+    x = (x | x << 8) & 0x00FF_00FF_00FF_00FF;
+    x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F;
+    x = (x | x << 2) & 0x3333_3333_3333_3333;
+    (x | x << 1) & 0x5555_5555_5555_5555
 }
 
 /// The selection probability of a class's pairs, (T - v) / 2T for the target class and
@@ -204,18 +251,19 @@ impl CoalescedTm {
             .enumerate()
             .map(|(b, first)| {
                 let len = CLAUSE_BLOCK.min(params.clauses - first);
-                let weights = (0..len * classes)
+                let weights: Vec<i32> = (0..len * classes)
                     .map(|_| if main.random::<bool>() { 1 } else { -1 })
                     .collect();
                 let (mut rng, darts) = rng::substream_pair(params.seed, b as u64 + 1);
                 PoolBlock {
                     bank: ClauseBank::new(layout, params.state_bits, len),
+                    negative: negative_bits(&weights, len, classes),
                     weights,
                     selection: WideRng::from_rng(&mut rng),
-                    draws: vec![0; 2 * len],
+                    selected: vec![0; len.div_ceil(32)],
                     darts: SubsetSource::new(darts),
                     outputs: vec![false; len],
-                    fired: vec![0; len],
+                    output_bits: vec![0; len.div_ceil(64)],
                     acting: Vec::with_capacity(2 * len),
                     scratch: FeedbackScratch::new(layout),
                 }
@@ -360,6 +408,7 @@ impl CoalescedTm {
             {
                 return Err("clause count mismatch".into());
             }
+            block.negative = negative_bits(&weights, bank.clauses(), self.classes);
             block.bank = bank;
             block.weights = weights;
         }
@@ -369,7 +418,36 @@ impl CoalescedTm {
 
 #[cfg(test)]
 mod tests {
-    use super::selection_limit;
+    use super::{bits_of, selection_limit, spread_to_even_bits};
+    use crate::rng::seeded;
+    use rand::Rng as _;
+
+    #[test]
+    fn flags_become_their_bits() {
+        let mut rng = seeded(4);
+        for len in 0..=64 {
+            for _ in 0..20 {
+                let flags: Vec<bool> = (0..len).map(|_| rng.random()).collect();
+                let expected = flags
+                    .iter()
+                    .enumerate()
+                    .fold(0u64, |bits, (i, &f)| bits | (f as u64) << i);
+                assert_eq!(bits_of(&flags), expected, "{flags:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn spreading_moves_bit_i_to_bit_2i() {
+        let mut rng = seeded(6);
+        for x in [0u32, 1, u32::MAX, 0x8000_0001]
+            .into_iter()
+            .chain((0..100).map(|_| rng.random()))
+        {
+            let expected = (0..32).fold(0u64, |bits, i| bits | (((x >> i) & 1) as u64) << (2 * i));
+            assert_eq!(spread_to_even_bits(x), expected, "{x:#x}");
+        }
+    }
 
     #[test]
     fn selection_limits_scale_the_probability_to_32_bits() {

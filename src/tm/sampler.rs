@@ -525,31 +525,8 @@ fn poisson_cdf(lambda: f64) -> (usize, Vec<u64>) {
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use super::WideRng;
+    use crate::rng::avx2::{load_lanes, step, store_lanes};
     use std::arch::x86_64::*;
-
-    /// `x` rotated left by `K` bits in each 64-bit lane (`L` = 64 - `K`).
-    #[inline(always)]
-    fn rotate_left<const K: i32, const L: i32>(x: __m256i) -> __m256i {
-        unsafe { _mm256_or_si256(_mm256_slli_epi64::<K>(x), _mm256_srli_epi64::<L>(x)) }
-    }
-
-    /// One step of the four xoshiro256++ lanes held in vector registers (as
-    /// [`WideRng::next4`]): the four output words.
-    #[inline(always)]
-    fn step(s: &mut [__m256i; 4]) -> __m256i {
-        unsafe {
-            let [s0, s1, s2, s3] = s;
-            let words = _mm256_add_epi64(rotate_left::<23, 41>(_mm256_add_epi64(*s0, *s3)), *s0);
-            let t = _mm256_slli_epi64::<17>(*s1);
-            *s2 = _mm256_xor_si256(*s2, *s0);
-            *s3 = _mm256_xor_si256(*s3, *s1);
-            *s1 = _mm256_xor_si256(*s1, *s2);
-            *s0 = _mm256_xor_si256(*s0, *s3);
-            *s2 = _mm256_xor_si256(*s2, t);
-            *s3 = rotate_left::<45, 19>(*s3);
-            words
-        }
-    }
 
     /// The scalar dart count and [`super::throw`] with 16-bit lanes: the count from the
     /// first word of one generator step (as `count_of(rng.next4()[0])`), then the same darts
@@ -572,28 +549,14 @@ mod avx2 {
             marks.len() > slots as usize,
             "one mark per slot and one for rejects"
         );
-        let state = rng.state_mut();
-        // SAFETY (all loads and stores below): `[u64; 4]` and `__m256i` are both 32 bytes,
-        // and the unaligned load/store intrinsics accept any address.
-        let load = |words: &[u64; 4]| unsafe { _mm256_loadu_si256(words.as_ptr().cast()) };
-        let mut lanes = [
-            load(&state[0]),
-            load(&state[1]),
-            load(&state[2]),
-            load(&state[3]),
-        ];
+        let mut lanes = load_lanes(rng);
         let count = count_of(_mm256_extract_epi64::<0>(step(&mut lanes)) as u64);
         if reject_below == 0 {
             darts16::<false>(&mut lanes, count, slots, 0, marks, generation);
         } else {
             darts16::<true>(&mut lanes, count, slots, reject_below, marks, generation);
         }
-        let store = |words: &mut [u64; 4], v: __m256i| unsafe {
-            _mm256_storeu_si256(words.as_mut_ptr().cast(), v)
-        };
-        for (words, lane) in state.iter_mut().zip(lanes) {
-            store(words, lane);
-        }
+        store_lanes(rng, lanes);
     }
 
     /// The darts of [`throw16`]: `count` accepted darts from the generator `lanes`, marked
