@@ -315,7 +315,7 @@ impl SubsetSampler {
 
     /// Where this sampler draws from a stock: the first word of the next stocked subset in
     /// `source` (thrown when the stock is empty) and whether the darts draw the complement.
-    #[inline]
+    #[inline(always)]
     fn next_stocked(&self, source: &mut SubsetSource) -> Option<(usize, bool)> {
         let Darts::Throw {
             stock: Some(stock),
@@ -327,16 +327,23 @@ impl SubsetSampler {
         };
         let words = self.layout.words();
         if source.left == 0 {
-            let stocked = stock.slots as usize / 64;
-            source.stock.resize(stocked, 0);
-            if source.marks.bytes.len() != stocked * 64 + 1 {
-                source.marks = Marks::new(stocked * 64);
-            }
-            stock.throw(&mut source.rng, &mut source.stock, &mut source.marks);
-            source.left = stocked / words;
+            Self::refill(stock, words, source);
         }
         source.left -= 1;
         Some((source.left * words, *invert))
+    }
+
+    /// Throws a new stock of subsets of `words` words into `source`.
+    #[cold]
+    #[inline(never)]
+    fn refill(stock: &Throw, words: usize, source: &mut SubsetSource) {
+        let stocked = stock.slots as usize / 64;
+        source.stock.resize(stocked, 0);
+        if source.marks.bytes.len() != stocked * 64 + 1 {
+            source.marks = Marks::new(stocked * 64);
+        }
+        stock.throw(&mut source.rng, &mut source.stock, &mut source.marks);
+        source.left = stocked / words;
     }
 
     /// Turns the hit slots into the subset: their complement when `invert`, padding cleared.
