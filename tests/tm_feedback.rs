@@ -163,7 +163,8 @@ fn clause_outputs_match_a_naive_reference() {
     let mut rng = seeded(21);
     for features in [1usize, 5, 64, 65, 130, 300] {
         let layout = LiteralLayout::new(features);
-        let clauses = 40;
+        // Two words of output bits, the second one partly used.
+        let clauses = 70;
         let mut bank = ClauseBank::new(layout, 8, clauses);
         let mut naive = vec![vec![0u32; 2 * features]; clauses];
         for (j, row) in naive.iter_mut().enumerate() {
@@ -189,6 +190,11 @@ fn clause_outputs_match_a_naive_reference() {
                 let (w, b) = layout.slot(l);
                 keep[w] |= 1 << b;
             }
+            let mut outputs = vec![false; clauses];
+            bank.outputs_learning(&lits, None, &mut outputs);
+            let mut output_bits = vec![u64::MAX; clauses.div_ceil(64)];
+            bank.output_bits_learning(&lits, &mut output_bits);
+            assert_eq!(output_bits[1] >> (clauses - 64), 0, "bits past the clauses");
             for (j, row) in naive.iter().enumerate() {
                 let value = |l: usize| {
                     if l < features {
@@ -200,6 +206,9 @@ fn clause_outputs_match_a_naive_reference() {
                 let included: Vec<usize> = (0..2 * features).filter(|&l| row[l] >= 128).collect();
                 let all = included.iter().all(|&l| value(l));
                 assert_eq!(bank.output_learning(j, &lits, None), all);
+                assert_eq!(outputs[j], all, "{features} features, clause {j}");
+                let bit = output_bits[j / 64] >> (j % 64) & 1 == 1;
+                assert_eq!(bit, all, "{features} features, clause {j}'s bit");
                 let all_kept = included.iter().all(|&l| !kept[l] || value(l));
                 assert_eq!(bank.output_learning(j, &lits, Some(&keep)), all_kept);
                 assert_eq!(

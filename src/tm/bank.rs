@@ -390,6 +390,46 @@ impl ClauseBank {
         }
     }
 
+    /// [`ClauseBank::outputs_learning`] as bits: clause i's output is bit i % 64 of
+    /// `bits[i / 64]` (`clauses.div_ceil(64)` words, overwritten).
+    pub fn output_bits_learning(&self, literals: &[u64], bits: &mut [u64]) {
+        let bits = &mut bits[..self.clauses.div_ceil(64)];
+        match self.layout.words() {
+            2 => self.dense_output_bits::<2>(literals, bits),
+            4 => {
+                #[cfg(target_arch = "x86_64")]
+                if std::arch::is_x86_feature_detected!("avx2") {
+                    // SAFETY: the CPU has just been found to support AVX2.
+                    unsafe { dense_output_bits4_avx2(&self.dense, literals, bits) };
+                    return;
+                }
+                self.dense_output_bits::<4>(literals, bits)
+            }
+            _ => {
+                bits.fill(0);
+                for i in 0..self.clauses {
+                    self.prefetch_index(i + INDEX_AHEAD);
+                    bits[i / 64] |=
+                        (self.indexed_output(i, literals, |_| u64::MAX) as u64) << (i % 64);
+                }
+            }
+        }
+    }
+
+    /// [`ClauseBank::output_bits_learning`] for a short layout of `W` words.
+    #[inline(always)]
+    fn dense_output_bits<const W: usize>(&self, literals: &[u64], bits: &mut [u64]) {
+        let needed: [u64; W] = std::array::from_fn(|w| !literals[w]);
+        for (word, clauses) in bits.iter_mut().zip(self.dense.chunks(64 * W)) {
+            let mut out = 0u64;
+            for (k, includes) in clauses.chunks_exact(W).enumerate() {
+                let violated = (0..W).fold(0, |acc, w| acc | (includes[w] & needed[w]));
+                out |= ((violated == 0) as u64) << k;
+            }
+            *word = out;
+        }
+    }
+
     /// [`ClauseBank::outputs_learning`] for a long layout, loading a few clauses ahead.
     #[inline(always)]
     fn indexed_outputs(&self, literals: &[u64], keep: impl Fn(usize) -> u64, outputs: &mut [bool]) {
@@ -621,6 +661,27 @@ fn keep_only(words: &mut [u64], keep: Option<&[u64]>) {
         for (w, &k) in words.iter_mut().zip(keep) {
             *w &= k;
         }
+    }
+}
+
+/// [`ClauseBank::output_bits_learning`] for a short layout of four words (one vector a
+/// clause): a clause outputs 1 when its includes and the sample's 0 literals share no bit,
+/// one vector test a clause.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn dense_output_bits4_avx2(dense: &[u64], literals: &[u64], bits: &mut [u64]) {
+    use std::arch::x86_64::*;
+    assert!(literals.len() >= 4, "four words of literals");
+    // SAFETY (all loads): each reads four words (one 32-byte vector) inside `literals` or a
+    // four-word chunk of `dense`; the unaligned load accepts any address.
+    let load = |words: &[u64]| unsafe { _mm256_loadu_si256(words[..4].as_ptr().cast()) };
+    let needed = _mm256_xor_si256(load(literals), _mm256_set1_epi64x(-1));
+    for (word, clauses) in bits.iter_mut().zip(dense.chunks(4 * 64)) {
+        let mut out = 0u64;
+        for (k, includes) in clauses.chunks_exact(4).enumerate() {
+            out |= (_mm256_testz_si256(load(includes), needed) as u64) << k;
+        }
+        *word = out;
     }
 }
 

@@ -48,8 +48,7 @@ struct PoolBlock {
     negative: Vec<u64>,
     /// The 1/s subsets.
     darts: SubsetSource,
-    outputs: Vec<bool>,
-    /// `outputs` as bits, 64 clauses a word.
+    /// The clauses' outputs on the current sample, 64 clauses a word.
     output_bits: Vec<u64>,
     /// The (clause, update) pairs that get feedback for the current sample, as 2 x clause +
     /// update.
@@ -72,12 +71,9 @@ struct Step<'a> {
 impl PoolBlock {
     fn votes(&mut self, literals: &[u64], classes: usize, sums: &mut [i64]) {
         self.bank
-            .outputs_learning(literals, None, &mut self.outputs);
-        // The outputs as bits first, then the weights of the clauses that output 1, found
-        // bit by bit (no branch on each output).
-        for (word, outputs) in self.output_bits.iter_mut().zip(self.outputs.chunks(64)) {
-            *word = bits_of(outputs);
-        }
+            .output_bits_learning(literals, &mut self.output_bits);
+        // The weights of the clauses that output 1, found bit by bit (no branch on each
+        // output).
         for (j, &bits) in self.output_bits.iter().enumerate() {
             let mut fired = bits;
             while fired != 0 {
@@ -137,7 +133,7 @@ impl PoolBlock {
                     self.bank.prefetch(next as usize / 2);
                 }
             }
-            let output = self.outputs[i];
+            let output = self.output_bits[i / 64] >> (i % 64) & 1 != 0;
             let (class, target, _) = step.updates[u];
             let w = &mut self.weights[i * step.classes + class];
             self.bank.feedback(
@@ -156,22 +152,6 @@ impl PoolBlock {
             }
         }
     }
-}
-
-/// The bits of `flags`, flag i as bit i (at most 64 flags): eight flags at a time, their
-/// bytes (0 or 1) gathered into the top byte of one product (flag k of the eight lands on
-/// bit 56 + k, and no two partial products share a bit below it).
-fn bits_of(flags: &[bool]) -> u64 {
-    const GATHER: u64 = 0x0102_0408_1020_4080;
-    let mut bits = 0;
-    for (k, chunk) in flags.chunks(8).enumerate() {
-        let mut bytes = [0u8; 8];
-        for (byte, &flag) in bytes.iter_mut().zip(chunk) {
-            *byte = flag as u8;
-        }
-        bits |= (u64::from_le_bytes(bytes).wrapping_mul(GATHER) >> 56) << (8 * k);
-    }
-    bits
 }
 
 /// The signs of `weights` (`weights[i * classes + c]`, `clauses` clauses) as the bits of
@@ -262,7 +242,6 @@ impl CoalescedTm {
                     selection: WideRng::from_rng(&mut rng),
                     selected: vec![0; len.div_ceil(32)],
                     darts: SubsetSource::new(darts),
-                    outputs: vec![false; len],
                     output_bits: vec![0; len.div_ceil(64)],
                     acting: Vec::with_capacity(2 * len),
                     scratch: FeedbackScratch::new(layout),
@@ -418,24 +397,9 @@ impl CoalescedTm {
 
 #[cfg(test)]
 mod tests {
-    use super::{bits_of, selection_limit, spread_to_even_bits};
+    use super::{selection_limit, spread_to_even_bits};
     use crate::rng::seeded;
     use rand::Rng as _;
-
-    #[test]
-    fn flags_become_their_bits() {
-        let mut rng = seeded(4);
-        for len in 0..=64 {
-            for _ in 0..20 {
-                let flags: Vec<bool> = (0..len).map(|_| rng.random()).collect();
-                let expected = flags
-                    .iter()
-                    .enumerate()
-                    .fold(0u64, |bits, (i, &f)| bits | (f as u64) << i);
-                assert_eq!(bits_of(&flags), expected, "{flags:?}");
-            }
-        }
-    }
 
     #[test]
     fn spreading_moves_bit_i_to_bit_2i() {
