@@ -374,84 +374,76 @@ impl ClauseBank {
         }
     }
 
-    /// [`ClauseBank::output_learning`] of every clause, into `outputs`. Short layouts run
-    /// through their include copies in one pass, each clause one AND per word against the
-    /// literals it needs at 1 (the sample's 0s, not dropped); the others follow their
-    /// indexes, loading a few clauses ahead.
+    /// [`ClauseBank::output_learning`] of every clause, into `outputs`.
     pub fn outputs_learning(&self, literals: &[u64], keep: Option<&[u64]>, outputs: &mut [bool]) {
         let outputs = &mut outputs[..self.clauses];
-        match self.layout.words() {
-            2 => self.dense_outputs::<2>(literals, keep, outputs),
-            4 => self.dense_outputs::<4>(literals, keep, outputs),
-            _ => match keep {
-                None => self.indexed_outputs(literals, |_| u64::MAX, outputs),
-                Some(keep) => self.indexed_outputs(literals, |w| keep[w], outputs),
-            },
-        }
+        self.each_output_learning(literals, keep, |i, out| outputs[i] = out);
     }
 
     /// [`ClauseBank::outputs_learning`] as bits: clause i's output is bit i % 64 of
     /// `bits[i / 64]` (`clauses.div_ceil(64)` words, overwritten).
     pub fn output_bits_learning(&self, literals: &[u64], bits: &mut [u64]) {
         let bits = &mut bits[..self.clauses.div_ceil(64)];
+        #[cfg(target_arch = "x86_64")]
+        if self.layout.words() == 4 && std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has just been found to support AVX2.
+            unsafe { dense_output_bits4_avx2(&self.dense, literals, bits) };
+            return;
+        }
+        bits.fill(0);
+        self.each_output_learning(literals, None, |i, out| {
+            bits[i / 64] |= (out as u64) << (i % 64)
+        });
+    }
+
+    /// [`ClauseBank::output_learning`] of every clause in order, given to `put(clause,
+    /// output)`. Short layouts run through their include copies in one pass, each clause one
+    /// AND per word against the literals it needs at 1 (the sample's 0s, not dropped); the
+    /// others follow their indexes, loading a few clauses ahead.
+    #[inline(always)]
+    fn each_output_learning(
+        &self,
+        literals: &[u64],
+        keep: Option<&[u64]>,
+        put: impl FnMut(usize, bool),
+    ) {
         match self.layout.words() {
-            2 => self.dense_output_bits::<2>(literals, bits),
-            4 => {
-                #[cfg(target_arch = "x86_64")]
-                if std::arch::is_x86_feature_detected!("avx2") {
-                    // SAFETY: the CPU has just been found to support AVX2.
-                    unsafe { dense_output_bits4_avx2(&self.dense, literals, bits) };
-                    return;
-                }
-                self.dense_output_bits::<4>(literals, bits)
-            }
-            _ => {
-                bits.fill(0);
-                for i in 0..self.clauses {
-                    self.prefetch_index(i + INDEX_AHEAD);
-                    bits[i / 64] |=
-                        (self.indexed_output(i, literals, |_| u64::MAX) as u64) << (i % 64);
-                }
-            }
+            2 => self.dense_outputs::<2>(literals, keep, put),
+            4 => self.dense_outputs::<4>(literals, keep, put),
+            _ => match keep {
+                None => self.indexed_outputs(literals, |_| u64::MAX, put),
+                Some(keep) => self.indexed_outputs(literals, |w| keep[w], put),
+            },
         }
     }
 
-    /// [`ClauseBank::output_bits_learning`] for a short layout of `W` words.
+    /// [`ClauseBank::each_output_learning`] for a long layout, loading a few clauses ahead.
     #[inline(always)]
-    fn dense_output_bits<const W: usize>(&self, literals: &[u64], bits: &mut [u64]) {
-        let needed: [u64; W] = std::array::from_fn(|w| !literals[w]);
-        for (word, clauses) in bits.iter_mut().zip(self.dense.chunks(64 * W)) {
-            let mut out = 0u64;
-            for (k, includes) in clauses.chunks_exact(W).enumerate() {
-                let violated = (0..W).fold(0, |acc, w| acc | (includes[w] & needed[w]));
-                out |= ((violated == 0) as u64) << k;
-            }
-            *word = out;
-        }
-    }
-
-    /// [`ClauseBank::outputs_learning`] for a long layout, loading a few clauses ahead.
-    #[inline(always)]
-    fn indexed_outputs(&self, literals: &[u64], keep: impl Fn(usize) -> u64, outputs: &mut [bool]) {
-        for (i, out) in outputs.iter_mut().enumerate() {
+    fn indexed_outputs(
+        &self,
+        literals: &[u64],
+        keep: impl Fn(usize) -> u64,
+        mut put: impl FnMut(usize, bool),
+    ) {
+        for i in 0..self.clauses {
             self.prefetch_index(i + INDEX_AHEAD);
-            *out = self.indexed_output(i, literals, &keep);
+            put(i, self.indexed_output(i, literals, &keep));
         }
     }
 
-    /// [`ClauseBank::outputs_learning`] for a short layout of `W` words.
+    /// [`ClauseBank::each_output_learning`] for a short layout of `W` words.
     #[inline(always)]
     fn dense_outputs<const W: usize>(
         &self,
         literals: &[u64],
         keep: Option<&[u64]>,
-        outputs: &mut [bool],
+        mut put: impl FnMut(usize, bool),
     ) {
         let needed: [u64; W] =
             std::array::from_fn(|w| !literals[w] & keep.map_or(u64::MAX, |k| k[w]));
-        for (out, includes) in outputs.iter_mut().zip(self.dense.chunks_exact(W)) {
+        for (i, includes) in self.dense.chunks_exact(W).enumerate() {
             let violated = (0..W).fold(0, |acc, w| acc | (includes[w] & needed[w]));
-            *out = violated == 0;
+            put(i, violated == 0);
         }
     }
 
