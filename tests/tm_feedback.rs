@@ -180,11 +180,13 @@ fn clause_outputs_match_a_naive_reference() {
         }
         for _ in 0..200 {
             let x: Vec<u8> = (0..features)
-                .map(|_| (rng.next_u32() % 4 != 0) as u8)
+                .map(|_| !rng.next_u32().is_multiple_of(4) as u8)
                 .collect();
             let lits = layout.literals_of(&layout.pack_features(&x));
             // Literals left out (as a literal drop does): each kept with probability 3/4.
-            let kept: Vec<bool> = (0..2 * features).map(|_| rng.next_u32() % 4 != 0).collect();
+            let kept: Vec<bool> = (0..2 * features)
+                .map(|_| !rng.next_u32().is_multiple_of(4))
+                .collect();
             let mut keep = vec![0u64; layout.words()];
             for l in (0..2 * features).filter(|&l| kept[l]) {
                 let (w, b) = layout.slot(l);
@@ -419,7 +421,7 @@ impl NaiveTm {
         let f = self.features;
         let max = (1u32 << self.params.state_bits) - 1;
         let (rng, darts) = &mut self.streams[c][j / CLAUSE_BLOCK];
-        let positive = j % 2 == 0;
+        let positive = j.is_multiple_of(2);
         // Only a clause of Type I, or of Type II that output 1, draws its selection.
         if target != positive && !out {
             return;
@@ -435,7 +437,7 @@ impl NaiveTm {
         if target == positive {
             let layout = LiteralLayout::new(f);
             let count = state.iter().filter(|&&s| s > max / 2).count() as u32;
-            let within = self.params.literal_budget.map_or(true, |b| count < b);
+            let within = self.params.literal_budget.is_none_or(|b| count < b);
             let ia = out && within;
             // Type Ia and Ib draw their 1/s subset over all literals.
             let mut subset = Subset::new(layout);
@@ -478,10 +480,11 @@ fn random_dataset(rng: &mut Rng, features: usize, classes: u32, n: usize) -> Dat
     let mut data = Dataset::new(features);
     for _ in 0..n {
         let x: Vec<u8> = (0..features)
-            .map(|_| (rng.next_u32() % 3 == 0) as u8)
+            .map(|_| rng.next_u32().is_multiple_of(3) as u8)
             .collect();
         // Labels depend on the first bits so the machine actually learns something.
-        let label = (x[0] as u32 + 2 * x[1] as u32 + (rng.next_u32() % 5 == 0) as u32) % classes;
+        let label =
+            (x[0] as u32 + 2 * x[1] as u32 + rng.next_u32().is_multiple_of(5) as u32) % classes;
         data.push(&x, label);
     }
     data

@@ -212,7 +212,9 @@ fn trained_conv() -> (SavedModel, Dataset) {
     let grid = PatchGrid::new(5, 4, 2, 2).unwrap();
     let mut data = Dataset::new(grid.input_features());
     for _ in 0..200 {
-        let x: Vec<u8> = (0..40).map(|_| (rng.next_u32() % 4 == 0) as u8).collect();
+        let x: Vec<u8> = (0..40)
+            .map(|_| rng.next_u32().is_multiple_of(4) as u8)
+            .collect();
         let y = (x[0] | x[27]) as u32 + (x[13] & x[33]) as u32;
         data.push(&x, y);
     }

@@ -426,7 +426,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         // 5. Keep the better.
         let (against_best, elo, error95) =
             gauntlet_result(&summary, best.as_ref().map(|_| "best"))?;
-        let kept = against_best.map_or(true, |s| s > 0.5);
+        let kept = against_best.is_none_or(|s| s > 0.5);
         if kept {
             best = Some(model.clone());
         }

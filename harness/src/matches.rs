@@ -107,7 +107,7 @@ fn play_series_game<G: AgentGame>(
     settings: &GameSettings,
     index: u64,
 ) -> anyhow::Result<SeriesGame> {
-    let a_color = if index % 2 == 0 {
+    let a_color = if index.is_multiple_of(2) {
         Color::Black
     } else {
         Color::White

@@ -242,7 +242,7 @@ impl GameClock {
                 }
                 self.left[i] = left.saturating_sub(used) + increment;
                 self.moves_made[i] += 1;
-                if moves.is_some_and(|m| self.moves_made[i] % m == 0) {
+                if moves.is_some_and(|m| self.moves_made[i].is_multiple_of(m)) {
                     self.left[i] += base;
                 }
                 Ok(())

@@ -327,7 +327,9 @@ impl<G: SearchGame> AlphaBeta<G> {
     fn out_of_budget(&mut self) -> bool {
         // The clock is read every 64 nodes: a slow evaluator (a large Tsetlin Machine takes
         // a few tenths of a millisecond a position) must not overrun a short move time.
-        if self.nodes >= self.node_limit || (self.nodes % 64 == 0 && self.deadline.passed()) {
+        if self.nodes >= self.node_limit
+            || (self.nodes.is_multiple_of(64) && self.deadline.passed())
+        {
             self.aborted = true;
         }
         self.aborted

@@ -39,7 +39,7 @@ impl Game for TicTacToe {
     type Move = u8;
 
     fn side_to_move(&self) -> Color {
-        if self.history.len() % 2 == 0 {
+        if self.history.len().is_multiple_of(2) {
             Color::Black
         } else {
             Color::White

@@ -62,7 +62,7 @@ impl AdaptiveEpochs {
 
     /// Whether to train another epoch.
     pub fn should_continue(&self) -> bool {
-        self.history.len() < self.cap && self.margin().map_or(true, |m| m >= 0.0)
+        self.history.len() < self.cap && self.margin().is_none_or(|m| m >= 0.0)
     }
 }
 #[cfg(test)]

@@ -63,7 +63,7 @@ impl Plan {
             let padding =
                 clause.literals.len().next_multiple_of(LITERAL_GROUP) - clause.literals.len();
             plan.literals
-                .extend(std::iter::repeat(2 * features as u32).take(padding));
+                .extend(std::iter::repeat_n(2 * features as u32, padding));
             plan.literal_start.push(plan.literals.len() as u32);
             for (c, &w) in clause.weights.iter().enumerate() {
                 let counter = 2 * c + (w < 0) as usize;
@@ -378,7 +378,7 @@ mod tests {
         let mut data = Dataset::new(features);
         for _ in 0..300 {
             let x: Vec<u8> = (0..features)
-                .map(|_| (rng.next_u32() % 4 != 0) as u8)
+                .map(|_| !rng.next_u32().is_multiple_of(4) as u8)
                 .collect();
             data.push(&x, 0);
         }

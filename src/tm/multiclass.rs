@@ -298,7 +298,7 @@ impl MultiClassTm {
 
     /// +1 when `clause` votes for its class, -1 when against.
     pub fn polarity(clause: usize) -> i32 {
-        if clause % 2 == 0 {
+        if clause.is_multiple_of(2) {
             1
         } else {
             -1

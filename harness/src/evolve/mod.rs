@@ -63,7 +63,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .enumerate()
         .filter(|(i, _)| {
             args.shard
-                .map_or(true, |s| *i as u64 % s.count == s.index - 1)
+                .is_none_or(|s| *i as u64 % s.count == s.index - 1)
         })
         .map(|(_, s)| s)
         .collect();

@@ -237,7 +237,7 @@ pub fn run_file(
             .into_iter()
             .filter(|job| {
                 args.shard
-                    .map_or(true, |s| (offset + job.index) % s.count == s.index - 1)
+                    .is_none_or(|s| (offset + job.index) % s.count == s.index - 1)
             })
             .filter(|job| !done_keys.contains(&(event.config.name.clone(), job.index)))
             .collect();

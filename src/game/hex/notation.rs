@@ -60,7 +60,7 @@ pub fn parse_position_text(text: &str) -> Result<Hex, ParseError> {
                 if run > super::geometry::MAX_SIDE {
                     return Err(error(row_text, format!("row {}: run too long", index + 1)));
                 }
-                row.extend(std::iter::repeat(None).take(run));
+                row.extend(std::iter::repeat_n(None, run));
                 digits.clear();
             }
             Ok(())
