@@ -10,8 +10,9 @@
 //! the mask: the words that are not zero, with their masks. A clause includes few
 //! literals (on 7x7 Hex, 14 to 19 of 78 words hold them), so evaluating it reads a handful of
 //! words instead of the whole plane. The index is kept in lines of five words and their
-//! masks, one cache line each; a clause's first three lines lie together and are loaded a
-//! few clauses ahead, and an evaluation reads line after line until one fails.
+//! masks, one cache line each; a clause's first four lines lie together, are loaded a few
+//! clauses ahead and are tested at once, without branches, and an evaluation that passes
+//! them reads the further lines one after another until one fails.
 //! Short layouts (at most four words, such as checkers' 256 literals) are evaluated from a
 //! copy of the include plane read whole (following the index would cost more than it saves),
 //! kept apart from the states so that one sample's evaluations stream through a few
@@ -53,7 +54,7 @@ const DENSE_WORDS: usize = 4;
 const INDEX_AHEAD: usize = 4;
 
 /// The lines of a clause's include index kept together and loaded ahead.
-const HEAD_LINES: usize = 3;
+const HEAD_LINES: usize = 4;
 
 /// [`LINE`] non-zero words of a clause's include mask (unused entries have empty masks), in
 /// one cache line.
@@ -186,22 +187,33 @@ impl ClauseBank {
         let plane = &self.states[top..top + words];
         let head = &mut self.head[clause * HEAD_LINES..(clause + 1) * HEAD_LINES];
         let rest = &mut self.rest[clause * stride..(clause + 1) * stride];
-        let len = plane.iter().filter(|&&mask| mask != 0).count();
-        // Lines the old index used and the new one does not are emptied too, so that the
-        // index depends on the include plane alone.
-        let used = len
-            .div_ceil(LINE)
-            .max((head[0].len as usize).div_ceil(LINE))
-            .max(1);
-        head[0].len = len as u32;
-        let mut included = plane.iter().enumerate().filter(|&(_, &mask)| mask != 0);
-        for line in head.iter_mut().chain(rest.iter_mut()).take(used) {
-            for i in 0..LINE {
-                let (word, mask) = included.next().map_or((0, 0), |(w, &m)| (w as u32, m));
-                line.masks[i] = mask;
-                line.words[i] = word;
+        let old_used = (head[0].len as usize).div_ceil(LINE);
+        // The non-zero words are found as bits first (no branch on the masks, which a
+        // feedback changes at random), then written entry after entry.
+        let mut len = 0;
+        for (chunk, masks) in plane.chunks(64).enumerate() {
+            let mut nonzero = masks
+                .iter()
+                .enumerate()
+                .fold(0u64, |acc, (i, &mask)| acc | ((mask != 0) as u64) << i);
+            while nonzero != 0 {
+                let word = chunk * 64 + nonzero.trailing_zeros() as usize;
+                nonzero &= nonzero - 1;
+                let line = line_of_entry(head, rest, len);
+                line.masks[len % LINE] = plane[word];
+                line.words[len % LINE] = word as u32;
+                len += 1;
             }
         }
+        // Entries past the last non-zero word are emptied, up to the end of the lines the
+        // old index used, so that the index depends on the include plane alone.
+        let used = len.div_ceil(LINE).max(old_used).max(1);
+        for n in len..used * LINE {
+            let line = line_of_entry(head, rest, n);
+            line.masks[n % LINE] = 0;
+            line.words[n % LINE] = 0;
+        }
+        head[0].len = len as u32;
     }
 
     /// Lines of a clause's include index after its head (a long layout's): room for every
@@ -364,14 +376,15 @@ impl ClauseBank {
                 acc | (line.masks[i] & keep(w) & !literals[w])
             })
         };
-        // The first line is read before its count of words: unused entries are empty.
-        violated(self.first_line(clause)) == 0 && {
-            let (head, rest) = self.index_lines(clause);
-            head.iter()
-                .chain(rest)
-                .skip(1)
-                .all(|line| violated(line) == 0)
+        // The head is tested whole without branches (its unused entries, and lines, are
+        // empty): whether a clause fails within it is random, and a mispredicted branch
+        // costs more than testing the rest of the head.
+        let head = &self.head[clause * HEAD_LINES..(clause + 1) * HEAD_LINES];
+        if head.iter().fold(0, |acc, line| acc | violated(line)) != 0 {
+            return false;
         }
+        let (_, rest) = self.index_lines(clause);
+        rest.iter().all(|line| violated(line) == 0)
     }
 
     /// [`ClauseBank::output_learning`] of every clause, into `outputs`.
@@ -550,7 +563,7 @@ impl ClauseBank {
         let within_budget = |bank: &ClauseBank| {
             feedback
                 .literal_budget
-                .map_or(true, |b| bank.include_count(clause) < b)
+                .is_none_or(|b| bank.include_count(clause) < b)
         };
         match matched {
             Some(literals) if type_i && within_budget(self) => {
@@ -644,6 +657,20 @@ impl ClauseBank {
             *u = !l & !include & layout.valid(w) & keep.map_or(u64::MAX, |k| k[w]);
         }
         self.step(clause, Moves::Up(up));
+    }
+}
+
+/// The line of a clause's include index that holds its entry `n` (counting from the first
+/// of its `head` lines on through the `rest`).
+#[inline(always)]
+fn line_of_entry<'a>(
+    head: &'a mut [IndexLine],
+    rest: &'a mut [IndexLine],
+    n: usize,
+) -> &'a mut IndexLine {
+    match n / LINE {
+        j if j < HEAD_LINES => &mut head[j],
+        j => &mut rest[j - HEAD_LINES],
     }
 }
 

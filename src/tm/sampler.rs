@@ -437,7 +437,11 @@ fn throw_dispatch(
                     &mut marks.bytes,
                     generation,
                 );
-                avx2::pack(&marks.bytes, generation, chosen);
+                if std::arch::is_x86_feature_detected!("avx512bw") {
+                    avx512::pack(&marks.bytes, generation, chosen);
+                } else {
+                    avx2::pack(&marks.bytes, generation, chosen);
+                }
             }
             return;
         }
@@ -567,9 +571,11 @@ mod avx2 {
     }
 
     /// The darts of [`throw16`]: `count` accepted darts from the generator `lanes`, marked
-    /// in `marks` (`slots` + 1 bytes, asserted by the caller). Without `REJECTS`
-    /// (`reject_below` 0: 2^16 is a multiple of `slots`) no lane is rejected and the checks
-    /// are left out.
+    /// in `marks` (`slots` + 1 bytes, asserted by the caller). While 16 darts or more are
+    /// due, a step's 16 are all marked (the rejected ones at the spare mark), in any order;
+    /// a last step that may pass the count marks its darts in order up to it. Without
+    /// `REJECTS` (`reject_below` 0: 2^16 is a multiple of `slots`) no lane is rejected and
+    /// the checks are left out.
     #[inline(always)]
     fn darts16<const REJECTS: bool>(
         lanes: &mut [__m256i; 4],
@@ -591,6 +597,42 @@ mod avx2 {
             // SAFETY: `s` is at most `slots`, and `marks` holds `slots` + 1 bytes.
             unsafe { *marks.get_unchecked_mut(s as usize) = generation };
         };
+        // Slots that fit 16 bits: a full step's 16 darts are computed in one vector and
+        // handed to the marks through four general registers.
+        if slots < 1 << 16 {
+            let slots16 = unsafe { _mm256_set1_epi16(slots as u16 as i16) };
+            let reject16 = unsafe { _mm256_set1_epi16(reject_below as u16 as i16) };
+            while count >= 16 {
+                // SAFETY: AVX2 arithmetic on registers.
+                let (targets, step_accepted) = unsafe {
+                    let words = step(lanes);
+                    let mut target = _mm256_mulhi_epu16(words, slots16);
+                    let mut step_accepted = 16;
+                    if REJECTS {
+                        let low = _mm256_mullo_epi16(words, slots16);
+                        let ok = _mm256_cmpeq_epi16(_mm256_max_epu16(low, reject16), low);
+                        target = _mm256_blendv_epi8(slots16, target, ok);
+                        step_accepted = (_mm256_movemask_epi8(ok).count_ones() / 2) as usize;
+                    }
+                    (
+                        [
+                            _mm256_extract_epi64::<0>(target) as u64,
+                            _mm256_extract_epi64::<1>(target) as u64,
+                            _mm256_extract_epi64::<2>(target) as u64,
+                            _mm256_extract_epi64::<3>(target) as u64,
+                        ],
+                        step_accepted,
+                    )
+                };
+                for t in targets {
+                    mark(t & 0xFFFF);
+                    mark((t >> 16) & 0xFFFF);
+                    mark((t >> 32) & 0xFFFF);
+                    mark(t >> 48);
+                }
+                count -= step_accepted;
+            }
+        }
         while count > 0 {
             let words = step(lanes);
             let mut step_accepted = 16;
@@ -654,6 +696,27 @@ mod avx2 {
             };
             *word = _mm256_movemask_epi8(_mm256_cmpeq_epi8(low_v, mark)) as u32 as u64
                 | (_mm256_movemask_epi8(_mm256_cmpeq_epi8(high_v, mark)) as u32 as u64) << 32;
+        }
+    }
+}
+
+/// [`avx2::pack`] with 512-bit vectors: one comparison gives a word's 64 bits.
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use std::arch::x86_64::*;
+
+    /// Packs the marks that carry `generation` into one bit per slot in `chosen`, as
+    /// [`super::avx2::pack`] does.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512BW.
+    #[target_feature(enable = "avx512bw")]
+    pub(super) unsafe fn pack(marks: &[u8], generation: u8, chosen: &mut [u64]) {
+        let mark = _mm512_set1_epi8(generation as i8);
+        for (word, group) in chosen.iter_mut().zip(marks.chunks_exact(64)) {
+            // SAFETY: the group is 64 bytes, the size of a vector.
+            let marks = unsafe { _mm512_loadu_si512(group.as_ptr().cast()) };
+            *word = _mm512_cmpeq_epi8_mask(marks, mark);
         }
     }
 }
@@ -881,6 +944,12 @@ mod tests {
                         let case = format!("{words} words, {count} darts, round {round}");
                         assert_eq!(seen, Some(first_word), "the count's word, {case}");
                         assert_eq!(portable, vector, "{case}");
+                        if std::arch::is_x86_feature_detected!("avx512bw") {
+                            let mut wide_pack = vec![0u64; words];
+                            // SAFETY: AVX-512BW was just detected.
+                            unsafe { avx512::pack(&marks.bytes, generation, &mut wide_pack) };
+                            assert_eq!(wide_pack, vector, "512-bit packing, {case}");
+                        }
                         assert_eq!(wide.next4(), copy.next4(), "generator state, {case}");
                     }
                 }
