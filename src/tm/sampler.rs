@@ -585,94 +585,70 @@ mod avx2 {
         marks: &mut [u8],
         generation: u8,
     ) {
-        let lane_mask = unsafe { _mm256_set1_epi64x(0xFFFF) };
-        let slots_v = unsafe { _mm256_set1_epi64x(slots as i64) };
-        // A lane is accepted when its low part is at least `reject_below`.
-        let reject_v = unsafe { _mm256_set1_epi64x(reject_below as i64 - 1) };
-        let mut slot = [0u64; 16];
-        let mut accepted = [1u64; 16];
+        // A step's 16 darts in one vector of 16-bit parts: part k of lane l's word is dart
+        // 4k + l, and its slot is the high half of the part times `slots` (at 2^16 slots,
+        // the part itself). Rejected darts go to the spare mark after the slots.
+        let whole = slots == 1 << 16;
+        let slots16 = unsafe { _mm256_set1_epi16(slots as u16 as i16) };
+        let reject16 = unsafe { _mm256_set1_epi16(reject_below as u16 as i16) };
         // Every target is a slot (below `slots`) or the spare mark after them (`slots`).
         let mut mark = |s: u64| {
             debug_assert!(s <= slots);
             // SAFETY: `s` is at most `slots`, and `marks` holds `slots` + 1 bytes.
             unsafe { *marks.get_unchecked_mut(s as usize) = generation };
         };
-        // Slots that fit 16 bits: a full step's 16 darts are computed in one vector and
-        // handed to the marks through four general registers.
-        if slots < 1 << 16 {
-            let slots16 = unsafe { _mm256_set1_epi16(slots as u16 as i16) };
-            let reject16 = unsafe { _mm256_set1_epi16(reject_below as u16 as i16) };
-            while count >= 16 {
-                // SAFETY: AVX2 arithmetic on registers.
-                let (targets, step_accepted) = unsafe {
-                    let words = step(lanes);
-                    let mut target = _mm256_mulhi_epu16(words, slots16);
-                    let mut step_accepted = 16;
-                    if REJECTS {
-                        let low = _mm256_mullo_epi16(words, slots16);
-                        let ok = _mm256_cmpeq_epi16(_mm256_max_epu16(low, reject16), low);
-                        target = _mm256_blendv_epi8(slots16, target, ok);
-                        step_accepted = (_mm256_movemask_epi8(ok).count_ones() / 2) as usize;
-                    }
-                    (
-                        [
-                            _mm256_extract_epi64::<0>(target) as u64,
-                            _mm256_extract_epi64::<1>(target) as u64,
-                            _mm256_extract_epi64::<2>(target) as u64,
-                            _mm256_extract_epi64::<3>(target) as u64,
-                        ],
-                        step_accepted,
-                    )
-                };
-                for t in targets {
-                    mark(t & 0xFFFF);
-                    mark((t >> 16) & 0xFFFF);
-                    mark((t >> 32) & 0xFFFF);
-                    mark(t >> 48);
-                }
-                count -= step_accepted;
-            }
-        }
         while count > 0 {
-            let words = step(lanes);
-            let mut step_accepted = 16;
-            for k in 0..4 {
-                // SAFETY: AVX2 arithmetic on registers; the stores write 4 words (one
-                // vector) inside the 16-word arrays, with unaligned stores.
-                unsafe {
-                    let shift = _mm_cvtsi32_si128(16 * k as i32);
-                    let lane = _mm256_and_si256(_mm256_srl_epi64(words, shift), lane_mask);
-                    let m = _mm256_mul_epu32(lane, slots_v);
-                    let mut target = _mm256_srli_epi64::<16>(m);
-                    if REJECTS {
-                        let low = _mm256_and_si256(m, lane_mask);
-                        let ok = _mm256_cmpgt_epi64(low, reject_v);
-                        // Rejected darts go to the spare mark after the slots.
-                        target = _mm256_blendv_epi8(slots_v, target, ok);
-                        step_accepted -=
-                            4 - _mm256_movemask_pd(_mm256_castsi256_pd(ok)).count_ones() as usize;
-                        _mm256_storeu_si256(
-                            accepted[4 * k..].as_mut_ptr().cast(),
-                            _mm256_srli_epi64::<63>(ok),
-                        );
-                    }
-                    _mm256_storeu_si256(slot[4 * k..].as_mut_ptr().cast(), target);
+            // SAFETY: AVX2 arithmetic on registers.
+            let (target, accepted) = unsafe {
+                let words = step(lanes);
+                let mut target = if whole {
+                    words
+                } else {
+                    _mm256_mulhi_epu16(words, slots16)
+                };
+                // Two bits a dart, set when it is accepted (its low half at least
+                // `reject_below`).
+                let mut accepted = u32::MAX;
+                if REJECTS {
+                    let low = _mm256_mullo_epi16(words, slots16);
+                    let ok = _mm256_cmpeq_epi16(_mm256_max_epu16(low, reject16), low);
+                    target = _mm256_blendv_epi8(slots16, target, ok);
+                    accepted = _mm256_movemask_epi8(ok) as u32;
                 }
-            }
+                (target, accepted)
+            };
             if count >= 16 {
-                slot.iter().for_each(|&s| mark(s));
-                count -= step_accepted;
-            } else if REJECTS {
-                for (&s, &a) in slot.iter().zip(&accepted) {
-                    mark(s);
-                    count -= a as usize;
+                // Every dart of the step counts: marked in any order, from four general
+                // registers.
+                // SAFETY: AVX2 extractions from a register.
+                let words = unsafe {
+                    [
+                        _mm256_extract_epi64::<0>(target) as u64,
+                        _mm256_extract_epi64::<1>(target) as u64,
+                        _mm256_extract_epi64::<2>(target) as u64,
+                        _mm256_extract_epi64::<3>(target) as u64,
+                    ]
+                };
+                for word in words {
+                    mark(word & 0xFFFF);
+                    mark((word >> 16) & 0xFFFF);
+                    mark((word >> 32) & 0xFFFF);
+                    mark(word >> 48);
+                }
+                count -= (accepted.count_ones() / 2) as usize;
+            } else {
+                // The last step: darts in order until the count is reached.
+                let mut parts = [0u16; 16];
+                // SAFETY: the unaligned store writes the 32 bytes of `parts`.
+                unsafe { _mm256_storeu_si256(parts.as_mut_ptr().cast(), target) };
+                for dart in 0..16 {
+                    let part = 4 * (dart % 4) + dart / 4;
+                    mark(parts[part] as u64);
+                    count -= ((accepted >> (2 * part)) & 1) as usize;
                     if count == 0 {
                         break;
                     }
                 }
-            } else {
-                slot[..count].iter().for_each(|&s| mark(s));
-                count = 0;
             }
         }
     }
