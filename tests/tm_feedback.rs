@@ -11,7 +11,7 @@ use tmbot::tm::bank::{ClauseBank, FeedbackScratch, TypeI};
 use tmbot::tm::literals::LiteralLayout;
 use tmbot::tm::multiclass::CLAUSE_BLOCK;
 use tmbot::tm::sampler::{Subset, SubsetSampler, SubsetSource};
-use tmbot::tm::{CoalescedTm, Dataset, MultiClassTm, Params};
+use tmbot::tm::{CoalescedTm, CoalescedUpdate, Dataset, MultiClassTm, Params};
 
 /// A 1-clause bank over 3 features with literal states `states` (x0 x1 x2 !x0 !x1 !x2).
 fn wide(seed: u64) -> WideRng {
@@ -359,19 +359,8 @@ impl NaiveTm {
         }
     }
 
-    fn include(&self, s: u32) -> bool {
-        s >= 1 << (self.params.state_bits - 1)
-    }
-
     fn output(&self, c: usize, j: usize, x: &[bool]) -> bool {
-        (0..2 * self.features).all(|l| {
-            let value = if l < self.features {
-                x[l]
-            } else {
-                !x[l - self.features]
-            };
-            !self.include(self.states[c][j][l]) || value
-        })
+        naive_output(&self.states[c][j], self.params.state_bits, x)
     }
 
     fn fit_epoch(&mut self, data: &Dataset) {
@@ -418,8 +407,6 @@ impl NaiveTm {
 
     fn clause_feedback(&mut self, c: usize, j: usize, target: bool, v: i32, out: bool, x: &[bool]) {
         let t = self.params.threshold;
-        let f = self.features;
-        let max = (1u32 << self.params.state_bits) - 1;
         let (rng, darts) = &mut self.streams[c][j / CLAUSE_BLOCK];
         let positive = j.is_multiple_of(2);
         // Only a clause of Type I, or of Type II that output 1, draws its selection.
@@ -432,45 +419,234 @@ impl NaiveTm {
         if below <= 0 || (below < 2 * t && rng.random_range(0..2 * t) >= below) {
             return;
         }
-        let value = |l: usize| if l < f { x[l] } else { !x[l - f] };
         let state = &mut self.states[c][j];
         if target == positive {
-            let layout = LiteralLayout::new(f);
-            let count = state.iter().filter(|&&s| s > max / 2).count() as u32;
-            let within = self.params.literal_budget.is_none_or(|b| count < b);
-            let ia = out && within;
-            // Type Ia and Ib draw their 1/s subset over all literals.
-            let mut subset = Subset::new(layout);
-            self.sampler.draw_from(darts, &mut subset);
-            let drawn = subset.words();
-            let in_drawn = |l: usize| {
-                let (w, b) = layout.slot(l);
-                (drawn[w] >> b) & 1 == 1
-            };
-            for (l, s) in state.iter_mut().enumerate() {
-                if ia {
-                    if value(l) {
-                        if self.params.boost_true_positive || !in_drawn(l) {
-                            *s = (*s + 1).min(max);
-                        }
-                    } else if in_drawn(l) {
-                        *s = s.saturating_sub(1);
-                    }
-                } else if in_drawn(l) {
-                    *s = s.saturating_sub(1);
-                }
-            }
+            let ia = naive_type_i(state, &self.params, &self.sampler, darts, out, x);
             if ia && self.params.weighted {
                 self.weights[c][j] += 1;
             }
         } else if out {
-            for (l, s) in state.iter_mut().enumerate() {
-                if !value(l) && *s <= max / 2 {
-                    *s += 1;
-                }
-            }
+            naive_type_ii(state, &self.params, x);
             if self.params.weighted {
                 self.weights[c][j] = (self.weights[c][j] - 1).max(1);
+            }
+        }
+    }
+}
+
+/// The literal values of `x`: `x` then its negation.
+fn naive_literal(x: &[bool], l: usize) -> bool {
+    if l < x.len() {
+        x[l]
+    } else {
+        !x[l - x.len()]
+    }
+}
+
+/// The output of the clause of counters `state` while learning (an empty clause outputs 1).
+fn naive_output(state: &[u32], bits: usize, x: &[bool]) -> bool {
+    (0..state.len()).all(|l| state[l] < 1 << (bits - 1) || naive_literal(x, l))
+}
+
+/// Type I feedback on the clause of counters `state` (its output `out`), its 1/s subset
+/// drawn over all literals from `darts`: Type Ia when it output 1 and is within the literal
+/// budget (returns true), else Type Ib.
+fn naive_type_i(
+    state: &mut [u32],
+    params: &Params,
+    sampler: &SubsetSampler,
+    darts: &mut SubsetSource,
+    out: bool,
+    x: &[bool],
+) -> bool {
+    let max = (1u32 << params.state_bits) - 1;
+    let layout = LiteralLayout::new(x.len());
+    let count = state.iter().filter(|&&s| s > max / 2).count() as u32;
+    let ia = out && params.literal_budget.is_none_or(|b| count < b);
+    let mut subset = Subset::new(layout);
+    sampler.draw_from(darts, &mut subset);
+    let drawn = subset.words();
+    let in_drawn = |l: usize| {
+        let (w, b) = layout.slot(l);
+        (drawn[w] >> b) & 1 == 1
+    };
+    for (l, s) in state.iter_mut().enumerate() {
+        if ia && naive_literal(x, l) {
+            if params.boost_true_positive || !in_drawn(l) {
+                *s = (*s + 1).min(max);
+            }
+        } else if in_drawn(l) {
+            *s = s.saturating_sub(1);
+        }
+    }
+    ia
+}
+
+/// Type II feedback on a clause that output 1: its excluded literals that are 0 move toward
+/// include.
+fn naive_type_ii(state: &mut [u32], params: &Params, x: &[bool]) {
+    let max = (1u32 << params.state_bits) - 1;
+    for (l, s) in state.iter_mut().enumerate() {
+        if !naive_literal(x, l) && *s <= max / 2 {
+            *s += 1;
+        }
+    }
+}
+
+/// A coalesced machine with one `u32` counter per automaton and no bit tricks, consuming the
+/// random streams exactly as the machine documents, in either update order.
+struct NaiveCoalesced {
+    params: Params,
+    /// states[clause][literal]
+    states: Vec<Vec<u32>>,
+    /// weights[clause][class]
+    weights: Vec<Vec<i32>>,
+    main: Rng,
+    /// Per block of clauses: the selection stream, the weights' own stream and the subsets.
+    streams: Vec<(WideRng, Rng, SubsetSource)>,
+    sampler: SubsetSampler,
+}
+
+impl NaiveCoalesced {
+    fn new(params: Params, features: usize, classes: usize) -> NaiveCoalesced {
+        let start = (1u32 << (params.state_bits - 1)) - 1;
+        let mut main = substream(params.seed, 0);
+        let mut weights = Vec::new();
+        let mut streams = Vec::new();
+        for (b, first) in (0..params.clauses).step_by(CLAUSE_BLOCK).enumerate() {
+            for _ in first..(first + CLAUSE_BLOCK).min(params.clauses) {
+                let mut sign = || if main.random::<bool>() { 1 } else { -1 };
+                weights.push(match params.coalesced_update {
+                    CoalescedUpdate::Joint => (0..classes).map(|_| sign()).collect(),
+                    CoalescedUpdate::Sequential => vec![sign(); classes],
+                });
+            }
+            let (mut rng, darts) = substream_pair(params.seed, b as u64 + 1);
+            let selection = WideRng::from_rng(&mut rng);
+            streams.push((selection, rng, SubsetSource::new(darts)));
+        }
+        NaiveCoalesced {
+            states: vec![vec![start; 2 * features]; params.clauses],
+            weights,
+            main,
+            streams,
+            sampler: SubsetSampler::new(LiteralLayout::new(features), 1.0 / params.specificity),
+            params,
+        }
+    }
+
+    fn fit_epoch(&mut self, data: &Dataset) {
+        let n = data.len();
+        let mut order: Vec<usize> = (0..n).collect();
+        for i in (1..n).rev() {
+            order.swap(i, self.main.random_range(0..=i));
+        }
+        let classes = self.weights[0].len();
+        let t = self.params.threshold as i64;
+        let bits = self.params.state_bits;
+        for i in order {
+            let x: Vec<bool> = (0..data.features()).map(|f| data.value(i, f)).collect();
+            let y = data.labels()[i] as usize;
+            let outputs: Vec<bool> = self
+                .states
+                .iter()
+                .map(|s| naive_output(s, bits, &x))
+                .collect();
+            let sums: Vec<i64> = (0..classes)
+                .map(|c| {
+                    let s: i64 = (0..self.params.clauses)
+                        .filter(|&j| outputs[j])
+                        .map(|j| self.weights[j][c] as i64)
+                        .sum();
+                    s.clamp(-t, t)
+                })
+                .collect();
+            // Focused negative sampling: weight T + v of every class but the target.
+            let chance = |c: usize| if c == y { 0 } else { t + sums[c] };
+            let total: i64 = (0..classes).map(chance).sum();
+            let negative = if total == 0 {
+                let other = self.main.random_range(0..classes - 1);
+                other + (other >= y) as usize
+            } else {
+                let mut r = self.main.random_range(0..total);
+                (0..classes)
+                    .find(|&c| {
+                        let inside = r < chance(c);
+                        r -= chance(c);
+                        inside
+                    })
+                    .unwrap()
+            };
+            // A pair is selected when its 32-bit draw is below 2^32 times its probability
+            // (T - v_y) / 2T or (T + v_k) / 2T, rounded down.
+            let bound = |below: i64| ((below.clamp(0, 2 * t) as u128) << 32) / (2 * t) as u128;
+            let updates = [
+                (y, true, bound(t - sums[y])),
+                (negative, false, bound(t + sums[negative])),
+            ];
+            for b in 0..self.streams.len() {
+                self.block_feedback(b, &updates, &outputs, &x);
+            }
+        }
+    }
+
+    fn block_feedback(
+        &mut self,
+        b: usize,
+        updates: &[(usize, bool, u128); 2],
+        outputs: &[bool],
+        x: &[bool],
+    ) {
+        let first = b * CLAUSE_BLOCK;
+        let len = CLAUSE_BLOCK.min(self.params.clauses - first);
+        let (selection, weight_draws, darts) = &mut self.streams[b];
+        // Pair p's two draws: the low and high halves of lane p % 4 of step p / 4 of its
+        // word of 32 pairs (a word's last step taken whole).
+        let mut selected = vec![[false; 2]; len];
+        for word in 0..len.div_ceil(32) {
+            let in_word = (len - 32 * word).min(32);
+            for step in 0..in_word.div_ceil(4) {
+                for (lane, draw) in selection.next4().into_iter().enumerate() {
+                    let p = 32 * word + 4 * step + lane;
+                    if p < len {
+                        selected[p] = [
+                            ((draw & 0xFFFF_FFFF) as u128) < updates[0].2,
+                            ((draw >> 32) as u128) < updates[1].2,
+                        ];
+                    }
+                }
+            }
+        }
+        let sequential = self.params.coalesced_update == CoalescedUpdate::Sequential;
+        for p in 0..len {
+            let j = first + p;
+            for (u, &(class, target, _)) in updates.iter().enumerate() {
+                if !selected[p][u] {
+                    continue;
+                }
+                let out = if sequential {
+                    naive_output(&self.states[j], self.params.state_bits, x)
+                } else {
+                    outputs[j]
+                };
+                let state = &mut self.states[j];
+                if (self.weights[j][class] >= 0) == target {
+                    naive_type_i(state, &self.params, &self.sampler, darts, out, x);
+                } else if out {
+                    naive_type_ii(state, &self.params, x);
+                }
+                if !sequential && outputs[j] {
+                    self.weights[j][class] += if target { 1 } else { -1 };
+                }
+            }
+            if sequential && outputs[j] {
+                let draw = weight_draws.next_u64();
+                for (u, half) in [draw & 0xFFFF_FFFF, draw >> 32].into_iter().enumerate() {
+                    let (class, target, bound) = updates[u];
+                    if (half as u128) < bound {
+                        self.weights[j][class] += if target { 1 } else { -1 };
+                    }
+                }
             }
         }
     }
@@ -535,6 +711,52 @@ fn training_is_bit_exact_with_the_naive_reference() {
             tm.fit_epoch(&data);
             naive.fit_epoch(&data);
             assert_same_as_naive(&tm, &naive, &format!("bits {bits} epoch {epoch}"));
+        }
+    }
+}
+
+#[test]
+fn coalesced_training_is_bit_exact_with_the_naive_reference() {
+    // Both update orders; two blocks and a partial one; thresholds small enough that class
+    // sums reach the clamp (pairs never or always selected); a literal budget.
+    let configs = [
+        (8, true, None, 3.0, 67, 3, 12),
+        (16, false, Some(4), 2.5, 130, 4, 5),
+        (3, true, None, 10.0, 20, 2, 3),
+    ];
+    for update in [CoalescedUpdate::Joint, CoalescedUpdate::Sequential] {
+        for (bits, boost, budget, s, features, classes, t) in configs {
+            let params = Params {
+                clauses: 2 * CLAUSE_BLOCK + 10,
+                threshold: t,
+                specificity: s,
+                state_bits: bits,
+                boost_true_positive: boost,
+                literal_budget: budget,
+                coalesced_update: update,
+                seed: 91 + bits as u64,
+                ..Params::default()
+            };
+            let data = random_dataset(&mut seeded(bits as u64), features, classes, 120);
+            let mut tm = CoalescedTm::new(params.clone(), features, classes as usize).unwrap();
+            let mut naive = NaiveCoalesced::new(params.clone(), features, classes as usize);
+            for epoch in 0..3 {
+                let context = format!("{update}, bits {bits}, epoch {epoch}");
+                for (j, weights) in naive.weights.iter().enumerate() {
+                    for (c, &w) in weights.iter().enumerate() {
+                        assert_eq!(tm.weight(j, c), w, "{context}: weight {j} {c}");
+                    }
+                    for (l, &state) in naive.states[j].iter().enumerate() {
+                        assert_eq!(tm.state(j, l), state, "{context}: clause {j} literal {l}");
+                    }
+                }
+                tm.fit_epoch(&data);
+                naive.fit_epoch(&data);
+            }
+            let moved = (0..params.clauses)
+                .filter(|&j| tm.weight(j, 0).abs() > 1)
+                .count();
+            assert!(moved > 0, "{update}, bits {bits}: no weight moved");
         }
     }
 }
@@ -605,17 +827,23 @@ fn three_classes_give_the_same_model_on_two_three_and_four_threads() {
 #[test]
 fn the_coalesced_model_does_not_depend_on_the_thread_count() {
     let data = random_dataset(&mut seeded(6), 60, 3, 300);
-    let params = three_block_params(7);
-    let new = || CoalescedTm::new(params.clone(), 60, 3).unwrap();
-    let one = two_epochs(1, &data, new(), CoalescedTm::fit_epoch);
-    for threads in [2, 3] {
-        let other = two_epochs(threads, &data, new(), CoalescedTm::fit_epoch);
-        for j in 0..params.clauses {
-            for c in 0..3 {
-                assert_eq!(one.weight(j, c), other.weight(j, c), "{threads} threads");
-            }
-            for l in (0..120).step_by(7) {
-                assert_eq!(one.state(j, l), other.state(j, l), "{threads} threads");
+    for coalesced_update in [CoalescedUpdate::Joint, CoalescedUpdate::Sequential] {
+        let params = Params {
+            coalesced_update,
+            ..three_block_params(7)
+        };
+        let new = || CoalescedTm::new(params.clone(), 60, 3).unwrap();
+        let one = two_epochs(1, &data, new(), CoalescedTm::fit_epoch);
+        for threads in [2, 3] {
+            let other = two_epochs(threads, &data, new(), CoalescedTm::fit_epoch);
+            let context = format!("{coalesced_update}, {threads} threads");
+            for j in 0..params.clauses {
+                for c in 0..3 {
+                    assert_eq!(one.weight(j, c), other.weight(j, c), "{context}");
+                }
+                for l in (0..120).step_by(7) {
+                    assert_eq!(one.state(j, l), other.state(j, l), "{context}");
+                }
             }
         }
     }

@@ -4,7 +4,7 @@
 mod tm_data;
 
 use tm_data::{checkers_fold, noisy_xor, small_thesis_params, xor_params};
-use tmbot::tm::{CoalescedTm, Dataset, MultiClassTm};
+use tmbot::tm::{CoalescedTm, CoalescedUpdate, Dataset, MultiClassTm, Params};
 
 fn accuracy(tm: &MultiClassTm, data: &Dataset) -> f64 {
     data.accuracy(&tm.compile().predict(data))
@@ -44,6 +44,12 @@ fn learns_noisy_xor_with_the_gpus_draws() {
 
 #[test]
 fn coalesced_learns_noisy_xor() {
+    for update in [CoalescedUpdate::Joint, CoalescedUpdate::Sequential] {
+        coalesced_noisy_xor(update);
+    }
+}
+
+fn coalesced_noisy_xor(coalesced_update: CoalescedUpdate) {
     let train = noisy_xor(1, 5000, 0.1);
     let test = noisy_xor(2, 5000, 0.0);
     // A 20-clause shared pool either learns XOR fully or, for some seeds, ends the 200
@@ -52,7 +58,10 @@ fn coalesced_learns_noisy_xor() {
     // 1-16 reach 99%. At least half of the eight seeds must, with a mean of 95% or more.
     let mut accuracies = Vec::new();
     for seed in 1..=8 {
-        let params = xor_params(seed);
+        let params = Params {
+            coalesced_update,
+            ..xor_params(seed)
+        };
         let mut tm = CoalescedTm::new(params, 12, 2).unwrap();
         for _ in 0..200 {
             tm.fit_epoch(&train);
@@ -63,7 +72,7 @@ fn coalesced_learns_noisy_xor() {
     let mean = accuracies.iter().sum::<f64>() / accuracies.len() as f64;
     assert!(
         reached >= 4 && mean >= 0.95,
-        "coalesced noisy XOR accuracies {accuracies:?}"
+        "coalesced noisy XOR accuracies ({coalesced_update} update) {accuracies:?}"
     );
 }
 

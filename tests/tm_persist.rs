@@ -8,7 +8,7 @@ use tmbot::tm::persist::{
     export_compiled, inference_bytes, load_inference, read_export, read_inference, save_inference,
     Machine, ModelError, SavedModel,
 };
-use tmbot::tm::{CoalescedTm, ConvTm, Dataset, MultiClassTm, Params};
+use tmbot::tm::{CoalescedTm, CoalescedUpdate, ConvTm, Dataset, MultiClassTm, Params};
 
 fn trained() -> (SavedModel, Dataset) {
     let mut rng = seeded(3);
@@ -171,27 +171,58 @@ fn with_version(bytes: &[u8], version: u32) -> Vec<u8> {
     rechecksummed(bytes, |b| b[8..12].copy_from_slice(&version.to_le_bytes()))
 }
 
+/// Where the coalesced update's byte sits: after the magic, version, kind and the
+/// hyper-parameters before it (8 + 4 + 1 + 8 + 4 + 8 + 4 + 1 + 1 + 4 + 8 + 8 + 8 bytes).
+const UPDATE_BYTE: usize = 67;
+
+/// `bytes` (a version 3 file) as the version 2 file of the same machine: without the
+/// coalesced update's byte.
+fn as_version_2(bytes: &[u8]) -> Vec<u8> {
+    rechecksummed(bytes, |b| {
+        b[8..12].copy_from_slice(&2u32.to_le_bytes());
+        b.remove(UPDATE_BYTE);
+    })
+}
+
 /// `bytes` with the machine kind replaced.
 fn with_kind(bytes: &[u8], kind: u8) -> Vec<u8> {
     rechecksummed(bytes, |b| b[12] = kind)
 }
 
 #[test]
-fn version_1_files_still_load() {
+fn version_1_and_2_files_still_load() {
     let (model, data) = trained();
     let bytes = model.to_bytes();
-    assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 2);
-    let old = SavedModel::from_bytes(&with_version(&bytes, 1), "old.tm").unwrap();
+    assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 3);
+    for version in [1, 2] {
+        let old_bytes = with_version(&as_version_2(&bytes), version);
+        let old = SavedModel::from_bytes(&old_bytes, "old.tm").unwrap();
+        let joint = Params {
+            coalesced_update: CoalescedUpdate::Joint,
+            ..model.machine.params().clone()
+        };
+        assert_eq!(old.machine.params(), &joint, "version {version}");
+        for i in 0..data.len() {
+            assert_eq!(
+                old.machine.class_sums(data.row(i)),
+                model.machine.class_sums(data.row(i))
+            );
+        }
+    }
+    // A version 2 coalesced file is a machine of the joint update.
+    let (coalesced, data) = trained_coalesced(CoalescedUpdate::Joint);
+    let old = SavedModel::from_bytes(&as_version_2(&coalesced.to_bytes()), "k.tm").unwrap();
+    assert_eq!(old.machine.params(), coalesced.machine.params());
     for i in 0..data.len() {
         assert_eq!(
             old.machine.class_sums(data.row(i)),
-            model.machine.class_sums(data.row(i))
+            coalesced.machine.class_sums(data.row(i))
         );
     }
     // A version 1 file cannot hold a convolutional machine.
     let (conv, _) = trained_conv();
     let e = message(SavedModel::from_bytes(
-        &with_version(&conv.to_bytes(), 1),
+        &with_version(&as_version_2(&conv.to_bytes()), 1),
         "c.tm",
     ));
     assert!(
@@ -199,9 +230,9 @@ fn version_1_files_still_load() {
         "{e}"
     );
     // Nor a coalesced one.
-    let (coalesced, _) = trained_coalesced();
+    let (coalesced, _) = trained_coalesced(CoalescedUpdate::Joint);
     let e = message(SavedModel::from_bytes(
-        &with_version(&coalesced.to_bytes(), 1),
+        &with_version(&as_version_2(&coalesced.to_bytes()), 1),
         "k.tm",
     ));
     assert!(e.contains("coalesced") && e.contains("version 1"), "{e}");
@@ -268,7 +299,7 @@ fn convolutional_round_trip_and_damage() {
     assert_damage_is_reported(&model.to_bytes(), 53);
 }
 
-fn trained_coalesced() -> (SavedModel, Dataset) {
+fn trained_coalesced(coalesced_update: CoalescedUpdate) -> (SavedModel, Dataset) {
     let (_, data) = trained();
     // Two blocks of the pool (128 + 22 clauses).
     let params = Params {
@@ -277,6 +308,7 @@ fn trained_coalesced() -> (SavedModel, Dataset) {
         specificity: 4.0,
         state_bits: 10,
         literal_budget: Some(9),
+        coalesced_update,
         seed: 6,
         ..Params::default()
     };
@@ -300,7 +332,14 @@ fn coalesced(model: &SavedModel) -> &CoalescedTm {
 
 #[test]
 fn coalesced_round_trip_keeps_everything() {
-    let (model, data) = trained_coalesced();
+    for update in [CoalescedUpdate::Joint, CoalescedUpdate::Sequential] {
+        coalesced_round_trip(update);
+    }
+}
+
+fn coalesced_round_trip(update: CoalescedUpdate) {
+    let (model, data) = trained_coalesced(update);
+    assert_eq!(model.machine.params().coalesced_update, update);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("k.tm");
     model.save(&path).unwrap();
@@ -343,9 +382,13 @@ fn coalesced_round_trip_keeps_everything() {
 
 #[test]
 fn damaged_coalesced_files_are_clear_errors() {
-    let (model, _) = trained_coalesced();
+    let (model, _) = trained_coalesced(CoalescedUpdate::Sequential);
     let bytes = model.to_bytes();
     assert_eq!(bytes[12], 3, "machine kind");
+    assert_eq!(bytes[UPDATE_BYTE], 1, "the sequential update");
+    let unknown = rechecksummed(&bytes, |b| b[UPDATE_BYTE] = 7);
+    let e = message(SavedModel::from_bytes(&unknown, "m.tm"));
+    assert!(e.contains("unknown coalesced update 7"), "{e}");
     assert_damage_is_reported(&bytes, 41);
     // A kind that does not match the clause data is caught by the size check.
     let (per_class, _) = trained();

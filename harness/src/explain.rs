@@ -128,7 +128,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let kind = match tm {
         Machine::PerClass(_) => "per-class".to_string(),
-        Machine::Coalesced(_) => "coalesced".to_string(),
+        Machine::Coalesced(tm) => format!("coalesced ({} update)", tm.params().coalesced_update),
         Machine::Conv(conv) => {
             let g = conv.grid();
             format!(

@@ -19,7 +19,7 @@ use tmbot::tm::adaptive::AdaptiveEpochs;
 use tmbot::tm::device::{Device, Trainer};
 use tmbot::tm::metrics::Confusion;
 use tmbot::tm::persist::{Machine, SavedModel};
-use tmbot::tm::{CoalescedTm, ConvTm, Dataset, MultiClassTm, Params};
+use tmbot::tm::{CoalescedTm, CoalescedUpdate, ConvTm, Dataset, MultiClassTm, Params};
 
 /// The machine `arena train` and `arena cv` build.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,6 +82,11 @@ pub struct ModelArgs {
     /// Probability that a literal is ignored for an epoch.
     #[arg(long, default_value_t = 0.0)]
     pub literal_drop: f64,
+    /// How the coalesced machine applies a sample's two updates: `sequential` (the target
+    /// class's first, then the negative class's on the clauses as the first left them; the
+    /// default) or `joint` (both read the sample's one evaluation).
+    #[arg(long)]
+    pub coalesced_update: Option<CoalescedUpdate>,
     /// Seed of every random choice.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -138,6 +143,7 @@ impl ModelArgs {
             literal_budget: self.literal_budget,
             clause_drop: self.clause_drop,
             literal_drop: self.literal_drop,
+            coalesced_update: self.coalesced_update.unwrap_or_default(),
             seed: self.seed,
         }
     }
@@ -150,6 +156,12 @@ impl ModelArgs {
         features: usize,
         classes: usize,
     ) -> anyhow::Result<Machine> {
+        if let Some(update) = self.coalesced_update {
+            anyhow::ensure!(
+                self.kind == ModelKind::Coalesced,
+                "--coalesced-update {update} needs --model coalesced"
+            );
+        }
         let machine = match self.kind {
             ModelKind::PerClass => {
                 MultiClassTm::new(self.params(), features, classes).map(Machine::PerClass)

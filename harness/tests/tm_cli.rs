@@ -237,6 +237,8 @@ fn coalesced_model_trains_saves_explains_and_exports() {
         "5",
         "--seed",
         "3",
+        "--coalesced-update",
+        "sequential",
         "--json",
         "-o",
         model_path,
@@ -250,13 +252,17 @@ fn coalesced_model_trains_saves_explains_and_exports() {
     // The saved model is coalesced and predicts the reported accuracy again.
     let saved = SavedModel::load(Path::new(model_path)).unwrap();
     assert!(matches!(saved.machine, Machine::Coalesced(_)), "{saved:?}");
+    assert_eq!(
+        saved.machine.params().coalesced_update,
+        tmbot::tm::CoalescedUpdate::Sequential
+    );
     let data = tmbot::tm::Dataset::read_csv(Path::new(csv)).unwrap();
     assert_eq!(data.accuracy(&saved.machine.predict_all(&data)), accuracy);
     // explain ranks the whole pool for each class; the sign is that of the class weight.
     let (ok, stdout, stderr) = arena(&["explain", model_path, "--top", "40"]);
     assert!(ok, "{stderr}");
     assert!(
-        stdout.contains("model: coalesced, 12 features (csv@1 encoder), 3 classes, 40 clauses shared by all classes"),
+        stdout.contains("model: coalesced (sequential update), 12 features (csv@1 encoder), 3 classes, 40 clauses shared by all classes"),
         "{stdout}"
     );
     let mut class = 0;
@@ -294,6 +300,21 @@ fn coalesced_model_trains_saves_explains_and_exports() {
             saved.machine.class_sums(data.row(i))[..]
         );
     }
+    // The update order is the coalesced machine's alone; a misspelt one is named.
+    let (ok, _, stderr) = arena(&["train", csv, "--coalesced-update", "sequential"]);
+    assert!(
+        !ok && stderr.contains("--coalesced-update sequential needs --model coalesced"),
+        "{stderr}"
+    );
+    let (ok, _, stderr) = arena(&[
+        "train",
+        csv,
+        "--model",
+        "coalesced",
+        "--coalesced-update",
+        "tmu",
+    ]);
+    assert!(!ok && stderr.contains("joint or sequential"), "{stderr}");
     // The coalesced machine has no drops.
     let (ok, _, stderr) = arena(&["train", csv, "--model", "coalesced", "--clause-drop", "0.1"]);
     assert!(

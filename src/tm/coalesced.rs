@@ -10,6 +10,16 @@
 //! Weights start at +1 or -1, drawn independently for every clause and class from the main
 //! stream: about half the clauses start voting for one class and against the other.
 //!
+//! That is the joint update ([`CoalescedUpdate::Joint`]): both classes' feedback reads the
+//! one evaluation of the sample. The sequential update ([`CoalescedUpdate::Sequential`])
+//! applies the two in turn, as TMU's coalesced machine does: the target class's feedback
+//! first, then the negative class's on each clause as the first left it (a clause the first
+//! update acted on is evaluated again, and every selected pair of the negative class acts
+//! on it); the weights of the clauses that output 1 on the sample move on draws of their
+//! own (one 64-bit word a clause from the block's weight stream, its low half for the
+//! target, its high half for the negative class, compared with the same selection bounds);
+//! and each clause starts with one sign for all classes.
+//!
 //! Reproducibility is as in [`crate::tm::multiclass`]: blocks of clauses with their own
 //! random streams, the main stream for the order and the negative classes.
 //!
@@ -27,10 +37,10 @@ use crate::tm::data::Dataset;
 use crate::tm::inference::{CompiledClause, InferenceModel};
 use crate::tm::literals::LiteralLayout;
 use crate::tm::multiclass::{included_literals, shuffled, SampleLiterals, CLAUSE_BLOCK};
-use crate::tm::params::Params;
+use crate::tm::params::{CoalescedUpdate, Params};
 use crate::tm::rounds;
 use crate::tm::sampler::{SubsetSampler, SubsetSource};
-use rand::Rng as _;
+use rand::{Rng as _, RngCore};
 
 /// A block of the shared pool.
 #[derive(Clone, Debug)]
@@ -54,6 +64,8 @@ struct PoolBlock {
     /// update.
     acting: Vec<u32>,
     scratch: FeedbackScratch,
+    /// The weights' own draws of the sequential update.
+    weight_draws: Rng,
 }
 
 /// The two classes updated for one sample: (class, is the target, clamped class sum).
@@ -90,7 +102,17 @@ impl PoolBlock {
     }
 
     fn feedback(&mut self, step: &Step) {
+        match step.params.coalesced_update {
+            CoalescedUpdate::Joint => self.feedback_in_order::<false>(step),
+            CoalescedUpdate::Sequential => self.feedback_in_order::<true>(step),
+        }
+    }
+
+    /// The feedback of one sample, with the joint or (`SEQUENTIAL`) the sequential update
+    /// (compiled apart, so that neither pays for the other's tests).
+    fn feedback_in_order<const SEQUENTIAL: bool>(&mut self, step: &Step) {
         let t = step.params.threshold;
+        let sequential = SEQUENTIAL;
         let type_i = TypeI::of(step.params, step.sampler);
         // A (clause, class) pair acts when selected and it is of Type I, or the clause output
         // 1. Only a clause that output 1 changes its weights here, so the signs read now
@@ -118,6 +140,11 @@ impl PoolBlock {
             let first = spread_to_even_bits((type_bits(0, word) >> shift) as u32);
             let second = spread_to_even_bits((type_bits(1, word) >> shift) as u32);
             let mut acting = selected & (first | second << 1);
+            if sequential {
+                // The negative class's selected pair of a clause the target's feedback acted
+                // on reads the clause anew: it acts whatever its Type.
+                acting |= selected & (acting & EVEN_BITS) << 1;
+            }
             while acting != 0 {
                 self.acting.push(64 * j as u32 + acting.trailing_zeros());
                 acting &= acting - 1;
@@ -133,7 +160,10 @@ impl PoolBlock {
                     self.bank.prefetch(next as usize / 2);
                 }
             }
-            let output = self.output_bits[i / 64] >> (i % 64) & 1 != 0;
+            let mut output = self.output_bits[i / 64] >> (i % 64) & 1 != 0;
+            if sequential && u == 1 && n > 0 && self.acting[n - 1] as usize == 2 * i {
+                output = self.bank.output_learning(i, step.literals, None);
+            }
             let (class, target, _) = step.updates[u];
             let w = &mut self.weights[i * step.classes + class];
             self.bank.feedback(
@@ -145,14 +175,44 @@ impl PoolBlock {
                 &mut self.darts,
                 &mut self.scratch,
             );
-            if output {
+            if output && !sequential {
                 *w += if target { 1 } else { -1 };
                 let sign = &mut self.negative[class * words + i / 64];
                 *sign = *sign & !(1 << (i % 64)) | ((*w < 0) as u64) << (i % 64);
             }
         }
+        if sequential {
+            self.shift_weights_on_own_draws(&limit, step);
+        }
+    }
+
+    /// The sequential update's weight changes: every clause that output 1 draws one word,
+    /// whose low half moves the target class's weight up when below the target's bound and
+    /// whose high half moves the negative class's weight down when below its bound.
+    fn shift_weights_on_own_draws(&mut self, limit: &[u64; 2], step: &Step) {
+        let words = self.output_bits.len();
+        for j in 0..self.output_bits.len() {
+            let mut fired = self.output_bits[j];
+            while fired != 0 {
+                let i = 64 * j + fired.trailing_zeros() as usize;
+                fired &= fired - 1;
+                let draw = self.weight_draws.next_u64();
+                for (u, half) in [draw & 0xFFFF_FFFF, draw >> 32].into_iter().enumerate() {
+                    if half < limit[u] {
+                        let (class, target, _) = step.updates[u];
+                        let w = &mut self.weights[i * step.classes + class];
+                        *w += if target { 1 } else { -1 };
+                        let sign = &mut self.negative[class * words + i / 64];
+                        *sign = *sign & !(1 << (i % 64)) | ((*w < 0) as u64) << (i % 64);
+                    }
+                }
+            }
+        }
     }
 }
+
+/// The even bits of a word: the first update's bits of its 32 (clause, update) pairs.
+const EVEN_BITS: u64 = 0x5555_5555_5555_5555;
 
 /// The signs of `weights` (`weights[i * classes + c]`, `clauses` clauses) as the bits of
 /// [`PoolBlock::negative`].
@@ -231,15 +291,20 @@ impl CoalescedTm {
             .enumerate()
             .map(|(b, first)| {
                 let len = CLAUSE_BLOCK.min(params.clauses - first);
-                let weights: Vec<i32> = (0..len * classes)
-                    .map(|_| if main.random::<bool>() { 1 } else { -1 })
-                    .collect();
+                let mut sign = || if main.random::<bool>() { 1 } else { -1 };
+                let weights: Vec<i32> = match params.coalesced_update {
+                    CoalescedUpdate::Joint => (0..len * classes).map(|_| sign()).collect(),
+                    CoalescedUpdate::Sequential => (0..len)
+                        .flat_map(|_| std::iter::repeat_n(sign(), classes))
+                        .collect(),
+                };
                 let (mut rng, darts) = rng::substream_pair(params.seed, b as u64 + 1);
                 PoolBlock {
                     bank: ClauseBank::new(layout, params.state_bits, len),
                     negative: negative_bits(&weights, len, classes),
                     weights,
                     selection: WideRng::from_rng(&mut rng),
+                    weight_draws: rng,
                     selected: vec![0; len.div_ceil(32)],
                     darts: SubsetSource::new(darts),
                     output_bits: vec![0; len.div_ceil(64)],

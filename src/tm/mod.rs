@@ -43,4 +43,4 @@ pub use conv::ConvTm;
 pub use data::Dataset;
 pub use inference::InferenceModel;
 pub use multiclass::MultiClassTm;
-pub use params::Params;
+pub use params::{CoalescedUpdate, Params};

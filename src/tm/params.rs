@@ -1,5 +1,8 @@
 //! Hyper-parameters of a Tsetlin Machine.
 
+use std::fmt;
+use std::str::FromStr;
+
 /// Hyper-parameters shared by the per-class and the coalesced machines.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Params {
@@ -21,8 +24,49 @@ pub struct Params {
     pub clause_drop: f64,
     /// Probability that a literal is ignored by every clause for an epoch while training.
     pub literal_drop: f64,
+    /// How the coalesced machine applies a sample's two updates (the others ignore it).
+    pub coalesced_update: CoalescedUpdate,
     /// Seed of every random choice of training.
     pub seed: u64,
+}
+
+/// The order of a coalesced machine's two updates of one sample: the target class's and the
+/// negative class's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CoalescedUpdate {
+    /// Both updates read the clause outputs of the sample's one evaluation; a weight moves
+    /// when its (clause, class) pair is selected and the clause output 1; every weight of
+    /// every clause starts at a sign of its own.
+    Joint,
+    /// The target class's update first, then the negative class's on the clauses as the
+    /// first left them (a clause the first touched is evaluated again); the weights of a
+    /// clause that output 1 move on draws of their own at their class's selection
+    /// probability; a clause starts with one sign for all classes.
+    #[default]
+    Sequential,
+}
+
+impl FromStr for CoalescedUpdate {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<CoalescedUpdate, String> {
+        match text {
+            "joint" => Ok(CoalescedUpdate::Joint),
+            "sequential" => Ok(CoalescedUpdate::Sequential),
+            other => Err(format!(
+                "unknown coalesced update '{other}': joint or sequential"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for CoalescedUpdate {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(match self {
+            CoalescedUpdate::Joint => "joint",
+            CoalescedUpdate::Sequential => "sequential",
+        })
+    }
 }
 
 impl Default for Params {
@@ -37,6 +81,7 @@ impl Default for Params {
             literal_budget: None,
             clause_drop: 0.0,
             literal_drop: 0.0,
+            coalesced_update: CoalescedUpdate::Sequential,
             seed: 1,
         }
     }

@@ -2,13 +2,14 @@
 //!
 //! Layout (little-endian): the magic `TMBOTTM\0`, format version (u32), machine kind (u8:
 //! 1 per-class, 2 convolutional, 3 coalesced), the hyper-parameters, feature and class
-//! counts, for a convolutional machine its patch grid (width, height, planes, window as
+//! counts (since version 3 the hyper-parameters end with the coalesced update, a u8: 0
+//! joint, 1 sequential), for a convolutional machine its patch grid (width, height, planes, window as
 //! u32), the feature encoder's name and the feature names, then every clause block's state
 //! words and weights, and last an FNV-1a 64-bit checksum of everything before it. Per-class
 //! and convolutional blocks hold one unsigned weight (u32) per clause, whose polarity comes
 //! from the clause index; coalesced blocks hold one signed weight (i32) per clause and
-//! class, clause-major. Version 1 files (per-class machines only, the same layout) still
-//! load. Files are written to a temporary file and renamed. A loaded machine predicts
+//! class, clause-major. Version 1 files (per-class machines only) and version 2 files still
+//! load, as machines of the joint update. Files are written to a temporary file and renamed. A loaded machine predicts
 //! exactly as the saved one; further training restarts its random streams from the seed.
 //!
 //! The inference export (magic `TMBOTIM\0`, version 2) keeps only what prediction needs:
@@ -24,14 +25,14 @@ use crate::tm::conv::ConvTm;
 use crate::tm::data::Dataset;
 use crate::tm::inference::{CompiledClause, InferenceModel};
 use crate::tm::multiclass::MultiClassTm;
-use crate::tm::params::Params;
+use crate::tm::params::{CoalescedUpdate, Params};
 use crate::tm::patches::PatchGrid;
 use std::borrow::Cow;
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"TMBOTTM\0";
 /// Current format version.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// Oldest format version this program reads.
 pub const OLDEST_VERSION: u32 = 1;
 const KIND_PER_CLASS: u8 = 1;
@@ -322,6 +323,10 @@ impl SavedModel {
         w.f64(p.clause_drop);
         w.f64(p.literal_drop);
         w.u64(p.seed);
+        w.u8(match p.coalesced_update {
+            CoalescedUpdate::Joint => 0,
+            CoalescedUpdate::Sequential => 1,
+        });
         w.u64(tm.features() as u64);
         w.u64(tm.classes() as u64);
         if let Machine::Conv(conv) = tm {
@@ -410,6 +415,15 @@ impl SavedModel {
             clause_drop: r.f64("clause drop")?,
             literal_drop: r.f64("literal drop")?,
             seed: r.u64("seed")?,
+            coalesced_update: if version >= 3 {
+                match r.u8("coalesced update")? {
+                    0 => CoalescedUpdate::Joint,
+                    1 => CoalescedUpdate::Sequential,
+                    other => return Err(format!("unknown coalesced update {other}")),
+                }
+            } else {
+                CoalescedUpdate::Joint
+            },
         };
         let features = r.size("feature count", 1 << 24)?;
         let classes = r.size("class count", 1 << 16)?;

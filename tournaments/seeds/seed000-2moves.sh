@@ -3,12 +3,14 @@
 # the connection symbols in a 2,048-bit hypervector, 18,000 shared clauses, T 20000, s 18,
 # 16 state bits, EPOCHS epochs (default 20). ENCODER replaces the encoder:
 # `ENCODER=hex-connection:hv=2048,fold=on,rotate=on` trains on each position's mirror and
-# half-turn copies too (four rows for one; the test set as it is). Extra arguments go to
-# arena train (-o FILE).
+# half-turn copies too (four rows for one; the test set as it is). UPDATE is the coalesced
+# update (default joint, that of the runs in BENCHMARKS.md; `UPDATE=sequential` for the
+# machine's default). Extra arguments go to arena train (-o FILE).
 set -eu
 ARENA=${ARENA:-target/release/arena}
 DATA=${DATA:-../shared/data}
 exec "$ARENA" train "$DATA/hex/hex_9x9_2moves_train.csv" \
     --test "$DATA/hex/hex_9x9_2moves_test.csv" \
     --encoder "${ENCODER:-hex-connection:hv=2048}" --model coalesced --clauses 18000 \
-    --T 20000 --s 18 --state-bits 16 --epochs "${EPOCHS:-20}" --test-each-epoch "$@"
+    --T 20000 --s 18 --state-bits 16 --coalesced-update "${UPDATE:-joint}" \
+    --epochs "${EPOCHS:-20}" --test-each-epoch "$@"

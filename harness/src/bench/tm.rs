@@ -24,7 +24,7 @@ use tmbot::features::hex_connection::HexConnection;
 use tmbot::game::hex::geometry::neighbours;
 use tmbot::rng;
 use tmbot::tm::persist::Machine;
-use tmbot::tm::{CoalescedTm, Dataset, InferenceModel, MultiClassTm, Params};
+use tmbot::tm::{CoalescedTm, CoalescedUpdate, Dataset, InferenceModel, MultiClassTm, Params};
 
 /// Arguments of `arena bench tm`.
 #[derive(clap::Args)]
@@ -62,6 +62,9 @@ pub struct Args {
     /// Integer-weighted clauses (tmbot, pyTsetlinMachine and TMU's per-class classifier).
     #[arg(long)]
     weighted: bool,
+    /// How tmbot's coalesced machine applies a sample's two updates (joint or sequential).
+    #[arg(long, default_value_t = CoalescedUpdate::default())]
+    coalesced_update: CoalescedUpdate,
     /// Epochs of every run.
     #[arg(long, default_value_t = 2)]
     epochs: usize,
@@ -404,6 +407,7 @@ fn machine_params(args: &Args) -> Params {
         state_bits: args.state_bits,
         boost_true_positive: true,
         weighted: args.weighted,
+        coalesced_update: args.coalesced_update,
         seed: args.seed,
         ..Params::default()
     }
@@ -434,7 +438,8 @@ fn measure(
             );
             let model = if *coalesced { "coalesced" } else { "per-class" };
             c.args(["bench", "tm", "--run", &format!("{model}:{threads}")])
-                .args(["--inference-positions", &positions]);
+                .args(["--inference-positions", &positions])
+                .args(["--coalesced-update", &args.coalesced_update.to_string()]);
             c
         }
         Contestant::Peer { lib, jobs } => {
@@ -698,12 +703,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let (train, test) = data_files(&args)?;
     println!(
-        "{} clauses, T {}, s {}, {} state bits, boost{}; {} epochs, {} interleaved rounds{}",
+        "{} clauses, T {}, s {}, {} state bits, boost{}, {} coalesced update; {} epochs, {} \
+         interleaved rounds{}",
         args.clauses,
         args.threshold,
         args.s,
         args.state_bits,
         if args.weighted { ", weighted" } else { "" },
+        args.coalesced_update,
         args.epochs,
         args.repeats,
         if args.load {
