@@ -112,7 +112,6 @@ impl PoolBlock {
     /// (compiled apart, so that neither pays for the other's tests).
     fn feedback_in_order<const SEQUENTIAL: bool>(&mut self, step: &Step) {
         let t = step.params.threshold;
-        let sequential = SEQUENTIAL;
         let type_i = TypeI::of(step.params, step.sampler);
         // A (clause, class) pair acts when selected and it is of Type I, or the clause output
         // 1. Only a clause that output 1 changes its weights here, so the signs read now
@@ -140,7 +139,7 @@ impl PoolBlock {
             let first = spread_to_even_bits((type_bits(0, word) >> shift) as u32);
             let second = spread_to_even_bits((type_bits(1, word) >> shift) as u32);
             let mut acting = selected & (first | second << 1);
-            if sequential {
+            if SEQUENTIAL {
                 // The negative class's selected pair of a clause the target's feedback acted
                 // on reads the clause anew: it acts whatever its Type.
                 acting |= selected & (acting & EVEN_BITS) << 1;
@@ -161,7 +160,7 @@ impl PoolBlock {
                 }
             }
             let mut output = self.output_bits[i / 64] >> (i % 64) & 1 != 0;
-            if sequential && u == 1 && n > 0 && self.acting[n - 1] as usize == 2 * i {
+            if SEQUENTIAL && u == 1 && n > 0 && self.acting[n - 1] as usize == 2 * i {
                 output = self.bank.output_learning(i, step.literals, None);
             }
             let (class, target, _) = step.updates[u];
@@ -175,13 +174,12 @@ impl PoolBlock {
                 &mut self.darts,
                 &mut self.scratch,
             );
-            if output && !sequential {
+            if output && !SEQUENTIAL {
                 *w += if target { 1 } else { -1 };
-                let sign = &mut self.negative[class * words + i / 64];
-                *sign = *sign & !(1 << (i % 64)) | ((*w < 0) as u64) << (i % 64);
+                keep_sign(&mut self.negative[class * words + i / 64], i, *w);
             }
         }
-        if sequential {
+        if SEQUENTIAL {
             self.shift_weights_on_own_draws(&limit, step);
         }
     }
@@ -202,13 +200,19 @@ impl PoolBlock {
                         let (class, target, _) = step.updates[u];
                         let w = &mut self.weights[i * step.classes + class];
                         *w += if target { 1 } else { -1 };
-                        let sign = &mut self.negative[class * words + i / 64];
-                        *sign = *sign & !(1 << (i % 64)) | ((*w < 0) as u64) << (i % 64);
+                        keep_sign(&mut self.negative[class * words + i / 64], i, *w);
                     }
                 }
             }
         }
     }
+}
+
+/// Sets the bit of `clause` in its word `signs` of [`PoolBlock::negative`] to the sign of
+/// its weight `w`.
+#[inline(always)]
+fn keep_sign(signs: &mut u64, clause: usize, w: i32) {
+    *signs = *signs & !(1 << (clause % 64)) | ((w < 0) as u64) << (clause % 64);
 }
 
 /// The even bits of a word: the first update's bits of its 32 (clause, update) pairs.
