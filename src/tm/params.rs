@@ -81,7 +81,7 @@ impl Default for Params {
             literal_budget: None,
             clause_drop: 0.0,
             literal_drop: 0.0,
-            coalesced_update: CoalescedUpdate::Sequential,
+            coalesced_update: CoalescedUpdate::default(),
             seed: 1,
         }
     }

@@ -1,16 +1,17 @@
 //! The model file: versioned, checksummed, self-describing.
 //!
 //! Layout (little-endian): the magic `TMBOTTM\0`, format version (u32), machine kind (u8:
-//! 1 per-class, 2 convolutional, 3 coalesced), the hyper-parameters, feature and class
-//! counts (since version 3 the hyper-parameters end with the coalesced update, a u8: 0
-//! joint, 1 sequential), for a convolutional machine its patch grid (width, height, planes, window as
-//! u32), the feature encoder's name and the feature names, then every clause block's state
-//! words and weights, and last an FNV-1a 64-bit checksum of everything before it. Per-class
-//! and convolutional blocks hold one unsigned weight (u32) per clause, whose polarity comes
-//! from the clause index; coalesced blocks hold one signed weight (i32) per clause and
-//! class, clause-major. Version 1 files (per-class machines only) and version 2 files still
-//! load, as machines of the joint update. Files are written to a temporary file and renamed. A loaded machine predicts
-//! exactly as the saved one; further training restarts its random streams from the seed.
+//! 1 per-class, 2 convolutional, 3 coalesced), the hyper-parameters (since version 3 ending
+//! with the coalesced update, a u8: 0 joint, 1 sequential), feature and class counts, for a
+//! convolutional machine its patch grid (width, height, planes, window as u32), the feature
+//! encoder's name and the feature names, then every clause block's state words and
+//! weights, and last an FNV-1a 64-bit checksum of everything before it. Per-class and
+//! convolutional blocks hold one unsigned weight (u32) per clause, whose polarity comes from
+//! the clause index; coalesced blocks hold one signed weight (i32) per clause and class,
+//! clause-major. Version 1 files (per-class machines only) and version 2 files still load,
+//! as machines of the joint update. Files are written to a temporary file and renamed. A
+//! loaded machine predicts exactly as the saved one; further training restarts its random
+//! streams from the seed.
 //!
 //! The inference export (magic `TMBOTIM\0`, version 2) keeps only what prediction needs:
 //! feature count (u64), class count (u64), T (u32), the encoder's name (u32 length, UTF-8;
