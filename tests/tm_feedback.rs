@@ -7,7 +7,7 @@
 
 use rand::{Rng as _, RngCore};
 use tmbot::rng::{seeded, substream, substream_pair, Rng, WideRng};
-use tmbot::tm::bank::{ClauseBank, FeedbackScratch, TypeI};
+use tmbot::tm::bank::{Applied, ClauseBank, FeedbackScratch, TypeI};
 use tmbot::tm::literals::LiteralLayout;
 use tmbot::tm::multiclass::CLAUSE_BLOCK;
 use tmbot::tm::sampler::{Subset, SubsetSampler, SubsetSource};
@@ -220,6 +220,64 @@ fn clause_outputs_match_a_naive_reference() {
             }
         }
     }
+}
+
+#[test]
+fn a_feedbacks_output_after_is_the_clauses_new_output() {
+    // Clauses near the include boundary, so that feedback often adds or drops literals;
+    // every kind of feedback on every output, the output it claims checked by evaluation.
+    let mut rng = seeded(23);
+    let features = 70;
+    let layout = LiteralLayout::new(features);
+    let sampler = SubsetSampler::new(layout, 0.3);
+    let mut darts = wide(23);
+    let mut scratch = FeedbackScratch::new(layout);
+    let mut checked = [[0u32; 2]; 3];
+    for round in 0..3000 {
+        let mut bank = ClauseBank::new(layout, 8, 1);
+        for l in 0..2 * features {
+            let near = rng.random_range(0..30) < 1;
+            let state = if near {
+                rng.random_range(126..130)
+            } else {
+                rng.random_range(0..100)
+            };
+            bank.set_state(0, l, state);
+        }
+        let x: Vec<u8> = (0..features).map(|_| rng.random_range(0..2)).collect();
+        let lits = layout.literals_of(&layout.pack_features(&x));
+        let before = bank.output_learning(0, &lits, None);
+        let fb = TypeI {
+            sampler: &sampler,
+            boost_true_positive: round % 2 == 0,
+            literal_budget: (round % 3 == 0).then_some(2),
+        };
+        let type_i = rng.random_range(0..2) == 0;
+        let fed = bank.feedback(
+            0,
+            type_i,
+            before.then_some(&lits[..]),
+            None,
+            &fb,
+            &mut darts,
+            &mut scratch,
+        );
+        let after = bank.output_learning(0, &lits, None);
+        if let Some(claimed) = fed.output_after(before) {
+            assert_eq!(claimed, after, "round {round}: {fed:?} on output {before}");
+        } else {
+            assert!(!before && fed.includes_changed, "round {round}: {fed:?}");
+        }
+        let kind = match fed.applied {
+            Applied::Ia => 0,
+            Applied::Ib => 1,
+            Applied::II => 2,
+            Applied::Nothing => continue,
+        };
+        checked[kind][fed.includes_changed as usize] += 1;
+    }
+    // Every feedback, with and without a change of includes, came up.
+    assert!(checked.iter().flatten().all(|&n| n > 20), "{checked:?}");
 }
 
 #[test]

@@ -92,6 +92,32 @@ pub enum Applied {
     Nothing,
 }
 
+/// What [`ClauseBank::feedback`] did to a clause.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Feedback {
+    /// The feedback applied.
+    pub applied: Applied,
+    /// Whether an automaton crossed between include and exclude.
+    pub includes_changed: bool,
+}
+
+impl Feedback {
+    /// The clause's output on the sample the feedback was given for, as the feedback left
+    /// it, when that follows from its output before (`before`): a Type I feedback only adds
+    /// literals that are 1 and drops others, so a clause that output 1 still does; a Type II
+    /// feedback adds only literals that are 0, so the clause outputs 0 once one is added;
+    /// unchanged includes leave the output as it was. `None` for a Type Ib feedback that
+    /// dropped literals of a clause that output 0 (it may output 1 now).
+    pub fn output_after(self, before: bool) -> Option<bool> {
+        match self.applied {
+            _ if !self.includes_changed => Some(before),
+            Applied::Ia => Some(true),
+            Applied::II => Some(false),
+            Applied::Ib | Applied::Nothing => before.then_some(true),
+        }
+    }
+}
+
 /// Working memory of the feedback of one clause at a time (reused between clauses).
 #[derive(Clone, Debug)]
 pub struct FeedbackScratch {
@@ -523,9 +549,9 @@ impl ClauseBank {
     }
 
     /// Moves the automata of `clause` one step as `moves` says (saturating), then rebuilds
-    /// the include index if the include mask changed.
+    /// the include index if the include mask changed. Returns whether it changed.
     #[inline(always)]
-    fn step(&mut self, clause: usize, moves: Moves) {
+    fn step(&mut self, clause: usize, moves: Moves) -> bool {
         let words = self.layout.words();
         let base = self.base(clause);
         let planes = &mut self.states[base..base + self.bits * words];
@@ -547,12 +573,13 @@ impl ClauseBank {
         if includes_changed {
             self.reindex(clause);
         }
+        includes_changed
     }
 
     /// The feedback of a clause selected for an update. With `type_i`: Type Ia on `matched`
     /// (the literals the clause output 1 on, if it did) when its include count is within
     /// the literal budget of `feedback`, else Type Ib. Otherwise Type II on `matched`, when
-    /// there is one. Returns what was applied.
+    /// there is one. Returns what was applied and whether the clause's includes changed.
     #[allow(clippy::too_many_arguments)]
     pub fn feedback(
         &mut self,
@@ -563,32 +590,34 @@ impl ClauseBank {
         feedback: &TypeI,
         rng: &mut impl SubsetDraws,
         scratch: &mut FeedbackScratch,
-    ) -> Applied {
+    ) -> Feedback {
         let within_budget = |bank: &ClauseBank| {
             feedback
                 .literal_budget
                 .is_none_or(|b| bank.include_count(clause) < b)
         };
-        match matched {
-            Some(literals) if type_i && within_budget(self) => {
-                self.type_ia(clause, literals, keep, feedback, rng, scratch);
-                Applied::Ia
-            }
-            _ if type_i => {
-                self.type_ib(clause, keep, feedback.sampler, rng, scratch);
-                Applied::Ib
-            }
-            Some(literals) => {
-                self.type_ii(clause, literals, keep, scratch);
-                Applied::II
-            }
-            None => Applied::Nothing,
+        let (applied, includes_changed) = match matched {
+            Some(literals) if type_i && within_budget(self) => (
+                Applied::Ia,
+                self.type_ia(clause, literals, keep, feedback, rng, scratch),
+            ),
+            _ if type_i => (
+                Applied::Ib,
+                self.type_ib(clause, keep, feedback.sampler, rng, scratch),
+            ),
+            Some(literals) => (Applied::II, self.type_ii(clause, literals, keep, scratch)),
+            None => (Applied::Nothing, false),
+        };
+        Feedback {
+            applied,
+            includes_changed,
         }
     }
 
     /// Type Ia feedback (clause output 1): literals that are 1 move toward include (always
     /// with boost, else unless drawn in the 1/s subset); literals that are 0 and drawn move
-    /// toward exclude. Only literals in `keep` (when given) change.
+    /// toward exclude. Only literals in `keep` (when given) change. Returns whether the
+    /// clause's includes changed.
     pub fn type_ia(
         &mut self,
         clause: usize,
@@ -597,7 +626,7 @@ impl ClauseBank {
         feedback: &TypeI,
         rng: &mut impl SubsetDraws,
         scratch: &mut FeedbackScratch,
-    ) {
+    ) -> bool {
         let FeedbackScratch { subset, up } = scratch;
         rng.draw_subset(feedback.sampler, subset);
         let words = self.layout.words();
@@ -615,11 +644,11 @@ impl ClauseBank {
         }
         keep_only(up, keep);
         keep_only(down, keep);
-        self.step(clause, Moves::Both { up, down });
+        self.step(clause, Moves::Both { up, down })
     }
 
     /// Type Ib feedback (clause output 0): each literal drawn in the 1/s subset moves toward
-    /// exclude.
+    /// exclude. Returns whether the clause's includes changed.
     pub fn type_ib(
         &mut self,
         clause: usize,
@@ -627,7 +656,7 @@ impl ClauseBank {
         sampler: &SubsetSampler,
         rng: &mut impl SubsetDraws,
         scratch: &mut FeedbackScratch,
-    ) {
+    ) -> bool {
         match keep {
             None => rng.with_subset(sampler, &mut scratch.subset, |down| {
                 self.step(clause, Moves::Down(down))
@@ -636,20 +665,21 @@ impl ClauseBank {
                 rng.draw_subset(sampler, &mut scratch.subset);
                 let down = scratch.subset.words_mut();
                 keep_only(down, keep);
-                self.step(clause, Moves::Down(down));
+                self.step(clause, Moves::Down(down))
             }
         }
     }
 
     /// Type II feedback (apply only when the clause output is 1): every literal that is 0 in
-    /// the sample and currently excluded moves one step toward include.
+    /// the sample and currently excluded moves one step toward include. Returns whether the
+    /// clause's includes changed.
     pub fn type_ii(
         &mut self,
         clause: usize,
         literals: &[u64],
         keep: Option<&[u64]>,
         scratch: &mut FeedbackScratch,
-    ) {
+    ) -> bool {
         let layout = self.layout;
         let up = &mut scratch.up;
         for (w, ((u, &l), &include)) in up
@@ -660,7 +690,7 @@ impl ClauseBank {
         {
             *u = !l & !include & layout.valid(w) & keep.map_or(u64::MAX, |k| k[w]);
         }
-        self.step(clause, Moves::Up(up));
+        self.step(clause, Moves::Up(up))
     }
 }
 

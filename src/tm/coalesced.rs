@@ -152,6 +152,9 @@ impl PoolBlock {
         if let Some(&first) = self.acting.first() {
             self.bank.prefetch(first as usize / 2);
         }
+        // The output the last feedback left its clause with, where it follows without
+        // evaluating the clause again (the sequential update's second reading).
+        let mut output_left = None;
         for n in 0..self.acting.len() {
             let (i, u) = (self.acting[n] as usize / 2, self.acting[n] as usize % 2);
             if let Some(&next) = self.acting.get(n + 1) {
@@ -161,11 +164,17 @@ impl PoolBlock {
             }
             let mut output = self.output_bits[i / 64] >> (i % 64) & 1 != 0;
             if SEQUENTIAL && u == 1 && n > 0 && self.acting[n - 1] as usize == 2 * i {
-                output = self.bank.output_learning(i, step.literals, None);
+                output = match output_left {
+                    Some(left) => {
+                        debug_assert_eq!(left, self.bank.output_learning(i, step.literals, None));
+                        left
+                    }
+                    None => self.bank.output_learning(i, step.literals, None),
+                };
             }
             let (class, target, _) = step.updates[u];
             let w = &mut self.weights[i * step.classes + class];
-            self.bank.feedback(
+            let fed = self.bank.feedback(
                 i,
                 (*w >= 0) == target,
                 output.then_some(step.literals),
@@ -174,6 +183,9 @@ impl PoolBlock {
                 &mut self.darts,
                 &mut self.scratch,
             );
+            if SEQUENTIAL {
+                output_left = fed.output_after(output);
+            }
             if output && !SEQUENTIAL {
                 *w += if target { 1 } else { -1 };
                 keep_sign(&mut self.negative[class * words + i / 64], i, *w);

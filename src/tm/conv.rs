@@ -124,15 +124,18 @@ impl ConvClass {
             }
             // The clause's literals: one randomly drawn patch it matched.
             let matched = self.draw_match(i).map(|p| fb.sample.patch(p));
-            let applied = self.bank.feedback(
-                i,
-                target == (MultiClassTm::polarity(i) > 0),
-                matched,
-                fb.keep,
-                &type_i,
-                &mut self.darts,
-                &mut self.scratch,
-            );
+            let applied = self
+                .bank
+                .feedback(
+                    i,
+                    target == (MultiClassTm::polarity(i) > 0),
+                    matched,
+                    fb.keep,
+                    &type_i,
+                    &mut self.darts,
+                    &mut self.scratch,
+                )
+                .applied;
             if fb.params.weighted {
                 adjust_weight(&mut self.weights[i], applied);
             }

@@ -190,7 +190,8 @@ impl Block {
                     &mut draws.clause(self.first + i),
                     &mut self.scratch,
                 ),
-            };
+            }
+            .applied;
             if fb.params.weighted {
                 adjust_weight(&mut self.weights[i], applied);
             }
