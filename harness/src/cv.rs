@@ -257,6 +257,7 @@ impl Journal {
 /// Runs `arena cv`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let encoder = args.model_args.encoder()?;
+    args.model_args.check(&encoder)?;
     if let Some(n) = args.only {
         anyhow::ensure!(n >= 1, "--only {n}: run at least one fold");
     }

@@ -148,6 +148,35 @@ impl ModelArgs {
         }
     }
 
+    /// Checks that the options suit the chosen machine and `encoder` (before any data is
+    /// read, so that a wrong combination fails at once).
+    pub fn check(&self, encoder: &Encoder) -> anyhow::Result<()> {
+        if let Some(update) = self.coalesced_update {
+            anyhow::ensure!(
+                self.kind == ModelKind::Coalesced,
+                "--coalesced-update {update} needs --model coalesced"
+            );
+        }
+        match self.kind {
+            ModelKind::PerClass => {}
+            ModelKind::Conv => {
+                anyhow::ensure!(
+                    encoder.kind == Kind::CheckersPlanes && !encoder.meta && !encoder.balance,
+                    "--model conv needs a board encoder (checkers-planes, without meta or \
+                     balance), got {}",
+                    encoder.name()
+                );
+                checkers_planes::patch_grid(self.window)
+                    .map_err(|e| anyhow::anyhow!("--window: {e}"))?;
+            }
+            ModelKind::Coalesced => anyhow::ensure!(
+                self.clause_drop == 0.0 && self.literal_drop == 0.0,
+                "--model coalesced has no clause or literal drop"
+            ),
+        }
+        Ok(())
+    }
+
     /// A fresh machine of the chosen kind for data of `features` features read through
     /// `encoder`.
     pub fn machine(
@@ -156,32 +185,17 @@ impl ModelArgs {
         features: usize,
         classes: usize,
     ) -> anyhow::Result<Machine> {
-        if let Some(update) = self.coalesced_update {
-            anyhow::ensure!(
-                self.kind == ModelKind::Coalesced,
-                "--coalesced-update {update} needs --model coalesced"
-            );
-        }
+        self.check(&encoder)?;
         let machine = match self.kind {
             ModelKind::PerClass => {
                 MultiClassTm::new(self.params(), features, classes).map(Machine::PerClass)
             }
             ModelKind::Conv => {
-                anyhow::ensure!(
-                    encoder.kind == Kind::CheckersPlanes && !encoder.meta && !encoder.balance,
-                    "--model conv needs a board encoder (checkers-planes, without meta or \
-                     balance), got {}",
-                    encoder.name()
-                );
                 let grid = checkers_planes::patch_grid(self.window)
                     .map_err(|e| anyhow::anyhow!("--window: {e}"))?;
                 ConvTm::new(self.params(), grid, classes).map(Machine::Conv)
             }
             ModelKind::Coalesced => {
-                anyhow::ensure!(
-                    self.clause_drop == 0.0 && self.literal_drop == 0.0,
-                    "--model coalesced has no clause or literal drop"
-                );
                 CoalescedTm::new(self.params(), features, classes).map(Machine::Coalesced)
             }
         };
@@ -683,6 +697,7 @@ pub fn ensure_writable(path: &Path) -> anyhow::Result<()> {
 /// Runs `arena train`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let encoder = args.model_args.encoder()?;
+    args.model_args.check(&encoder)?;
     if let Some(path) = &args.out {
         ensure_writable(path)?;
     }

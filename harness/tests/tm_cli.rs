@@ -321,6 +321,16 @@ fn coalesced_model_trains_saves_explains_and_exports() {
         !ok && stderr.contains("no clause or literal drop"),
         "{stderr}"
     );
+    // Options that do not fit the machine are named before any data is read.
+    let missing = &dir.path("not-written-yet.csv");
+    for command in ["train", "cv"] {
+        let (ok, _, stderr) = arena(&[command, missing, "--coalesced-update", "joint"]);
+        assert!(
+            !ok && stderr.contains("--coalesced-update joint needs --model coalesced")
+                && !stderr.contains("not-written-yet"),
+            "{command}: {stderr}"
+        );
+    }
 }
 
 /// A generated Hex CSV in seed 000's layout: 9 `cell_r_c` columns of a 3x3 board in
