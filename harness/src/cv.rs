@@ -221,11 +221,32 @@ impl Journal {
                 .next()
                 .and_then(|(_, l)| serde_json::from_str::<serde_json::Value>(l).ok())
                 .map(|v| v["setup"].clone());
-            anyhow::ensure!(
-                written.as_ref() == Some(setup),
-                "{} was written for another setup (data files or options differ); remove it or name another journal",
-                path.display()
-            );
+            let reason = match &written {
+                Some(written) if written == setup => None,
+                Some(written) => {
+                    let parts: Vec<&str> = [
+                        ("data", "the data files"),
+                        ("k", "the fold count"),
+                        ("model", "the model options"),
+                    ]
+                    .into_iter()
+                    .filter(|(key, _)| written.get(key) != setup.get(key))
+                    .map(|(_, part)| part)
+                    .collect();
+                    Some(match parts.is_empty() {
+                        true => "its settings differ".to_string(),
+                        false => format!("{} differ", parts.join(", ")),
+                    })
+                }
+                None => Some("its first line is not a setup line".to_string()),
+            };
+            if let Some(reason) = reason {
+                anyhow::bail!(
+                    "{} was written for another setup ({reason}); remove it or name another \
+                     journal",
+                    path.display()
+                );
+            }
             let last = text.lines().count();
             for (i, line) in lines.filter(|(_, l)| !l.trim().is_empty()) {
                 match serde_json::from_str::<FoldResult>(line) {

@@ -483,7 +483,10 @@ fn cv_journals_each_fold_and_resumes() {
     assert!(!ok && stderr.contains("--resume"), "{stderr}");
     // Another setup does not continue this journal.
     let (ok, _, stderr) = cv_rule(csv, journal, &["--epochs", "4", "--resume"]);
-    assert!(!ok && stderr.contains("another setup"), "{stderr}");
+    assert!(
+        !ok && stderr.contains("another setup (the model options differ)"),
+        "{stderr}"
+    );
     // Drop the last fold: --resume trains it alone and reports what the full run did.
     let kept: Vec<&str> = text.lines().take(3).collect();
     std::fs::write(journal, kept.join("\n") + "\n").unwrap();
