@@ -164,12 +164,13 @@ impl PoolBlock {
             }
             let mut output = self.output_bits[i / 64] >> (i % 64) & 1 != 0;
             if SEQUENTIAL && u == 1 && n > 0 && self.acting[n - 1] as usize == 2 * i {
+                let evaluate = || self.bank.output_learning(i, step.literals, None);
                 output = match output_left {
                     Some(left) => {
-                        debug_assert_eq!(left, self.bank.output_learning(i, step.literals, None));
+                        debug_assert_eq!(left, evaluate());
                         left
                     }
-                    None => self.bank.output_learning(i, step.literals, None),
+                    None => evaluate(),
                 };
             }
             let (class, target, _) = step.updates[u];
