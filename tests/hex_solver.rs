@@ -21,7 +21,7 @@ const OPENINGS_6X6: [&str; 6] = ["wwwwwB", "wBBBBB", "BBBBBB", "BBBBBB", "BBBBBw
 /// win of the opponent must be blocked.
 struct Solver {
     ordered: bool,
-    table: HashMap<(CellSet, CellSet), bool>,
+    table: HashMap<(CellSet, CellSet, Color), bool>,
 }
 
 impl Solver {
@@ -40,6 +40,7 @@ impl Solver {
         let key = (
             game.board().stones(Color::Black),
             game.board().stones(Color::White),
+            me,
         );
         if let Some(&known) = self.table.get(&key) {
             return known;
@@ -257,8 +258,19 @@ fn dfpn_agrees_with_brute_force_on_random_4x4_positions() {
     }
 }
 
+/// A random position for `round` of a test: 4x4 after 2 to 8 plies in even rounds, 5x5 after
+/// `five_plies` in odd ones; `None` when the game ended.
+fn small_position(rng: &mut tmbot::rng::Rng, round: usize, five_plies: usize) -> Option<Hex> {
+    let size = if round.is_multiple_of(2) { 4 } else { 5 };
+    let mut game = Hex::new(size, size).unwrap();
+    let plies = if size == 4 { 2 + round % 7 } else { five_plies };
+    tmbot::game::play_random_plies(&mut game, rng, plies, |_, _| {});
+    game.outcome().is_none().then_some(game)
+}
+
 /// What H-search proves at a node (MCTS's `knowledge`) holds by exact search: a position it
-/// calls won or lost is, and every move outside a must-play region loses.
+/// calls won or lost is, and every move outside a must-play region loses, or the position is
+/// won by a move inside it (the region leaves out inferior cells, which may win as well).
 #[test]
 fn node_knowledge_agrees_with_brute_force() {
     use tmbot::rng::seeded;
@@ -266,17 +278,9 @@ fn node_knowledge_agrees_with_brute_force() {
     let mut rng = seeded(11);
     let (mut won, mut lost, mut restricted, mut pruned) = (0, 0, 0, 0);
     for round in 0..500 {
-        let size = if round % 2 == 0 { 4 } else { 5 };
-        let mut game = Hex::new(size, size).unwrap();
-        let plies = if size == 4 {
-            2 + round % 7
-        } else {
-            8 + round % 6
-        };
-        tmbot::game::play_random_plies(&mut game, &mut rng, plies, |_, _| {});
-        if game.outcome().is_some() {
+        let Some(game) = small_position(&mut rng, round, 8 + round % 6) else {
             continue;
-        }
+        };
         let mut brute = Solver::new(true);
         let text = game.position_text();
         match game
@@ -298,15 +302,109 @@ fn node_knowledge_agrees_with_brute_force() {
                 if region.len() < moves.len() {
                     restricted += 1;
                 }
-                for mv in moves.into_iter().filter(|mv| !region.contains(mv)) {
+                let mut wins_after = |mv: HexMove| {
                     let mut after = game.clone();
                     after.play(mv);
-                    assert!(brute.side_to_move_wins(&mut after), "{mv:?} loses: {text}");
+                    !brute.side_to_move_wins(&mut after)
+                };
+                let region_wins = region.iter().any(|&mv| wins_after(mv));
+                for mv in moves.into_iter().filter(|mv| !region.contains(mv)) {
+                    assert!(region_wins || !wins_after(mv), "{mv:?} wins alone: {text}");
                     pruned += 1;
                 }
             }
         }
     }
     eprintln!("won {won}, lost {lost}, restricted {restricted}, moves pruned {pruned}");
-    assert!(won >= 20 && lost >= 20 && restricted >= 20 && pruned >= 100);
+    assert!(won >= 20 && lost >= 20 && restricted >= 10 && pruned >= 100);
+}
+
+/// Inferior cells hold by exact search: a dead cell's colour never changes the position's
+/// value, filling a captured pair for its owner keeps the value, and so does filling all of
+/// them at once, or round after round until none is left; when the side to move wins, some
+/// move off the inferior cells wins.
+#[test]
+fn inferior_cells_agree_with_brute_force() {
+    use tmbot::game::hex::inferior::{analyse, filled};
+    use tmbot::rng::seeded;
+    let mut rng = seeded(13);
+    let (mut dead, mut pairs, mut pruned, mut refilled) = (0, 0, 0, 0);
+    for round in 0..400 {
+        let Some(game) = small_position(&mut rng, round, 7 + round % 7) else {
+            continue;
+        };
+        let me = game.side_to_move();
+        let text = game.position_text();
+        let mut brute = Solver::new(true);
+        let wins = brute.side_to_move_wins(&mut game.clone());
+        // The value for the side to move with `fills` placed (the side to move kept).
+        let mut filled_wins = |fills: &[(usize, Color)]| {
+            let mut g = game.clone();
+            for &(cell, color) in fills {
+                if g.outcome().is_none() {
+                    g.place(color, cell).unwrap();
+                }
+            }
+            g.set_side_to_move(me);
+            brute.side_to_move_wins(&mut g)
+        };
+        let inferior = analyse(&game);
+        for &cell in &inferior.dead {
+            for color in [Color::Black, Color::White] {
+                assert_eq!(filled_wins(&[(cell, color)]), wins, "dead {cell}: {text}");
+            }
+            dead += 1;
+        }
+        for &(a, b, color) in &inferior.captured {
+            assert_eq!(
+                filled_wins(&[(a, color), (b, color)]),
+                wins,
+                "captured {a} {b} {color:?}: {text}"
+            );
+            pairs += 1;
+        }
+        for dead_color in [Color::Black, Color::White] {
+            let all: Vec<(usize, Color)> = inferior
+                .dead
+                .iter()
+                .map(|&c| (c, dead_color))
+                .chain(
+                    inferior
+                        .captured
+                        .iter()
+                        .flat_map(|&(a, b, color)| [(a, color), (b, color)]),
+                )
+                .collect();
+            assert_eq!(filled_wins(&all), wins, "all filled: {text}");
+            if let Some(mut rounds) = filled(&game, dead_color) {
+                let rounds_wins = Solver::new(true).side_to_move_wins(&mut rounds);
+                assert_eq!(rounds_wins, wins, "filled round after round: {text}");
+                refilled += usize::from(
+                    rounds.board().empty_cells().len() + all.len()
+                        < game.board().empty_cells().len(),
+                );
+            }
+        }
+        let skipped: Vec<usize> = inferior.cells().collect();
+        let others: Vec<usize> = game
+            .board()
+            .empty_cells()
+            .iter()
+            .filter(|c| !skipped.contains(c))
+            .collect();
+        if wins && !skipped.is_empty() && !others.is_empty() {
+            let some_other_wins = others.iter().any(|&c| {
+                let mut after = game.clone();
+                after.play(HexMove::Cell(c as u16));
+                !brute.side_to_move_wins(&mut after)
+            });
+            assert!(some_other_wins, "only an inferior cell wins: {text}");
+            pruned += 1;
+        }
+    }
+    eprintln!(
+        "dead cells {dead}, captured pairs {pairs}, won positions pruned {pruned}, \
+         fillings that went on after the first round {refilled}"
+    );
+    assert!(dead >= 50 && pairs >= 50 && pruned >= 50 && refilled >= 10);
 }

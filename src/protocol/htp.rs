@@ -16,7 +16,7 @@ use crate::game::{Color, Game};
 pub type HexEngine = Engine<Hex>;
 
 impl ProtocolGame for Hex {
-    /// MCTS with the bridge and dead-cell patterns, bridge-keeping playouts, RAVE, the move
+    /// MCTS with the bridge and inferior-cell patterns, bridge-keeping playouts, RAVE, the move
     /// patterns' progressive bias and the root solver (BENCHMARKS.md, "Hex solver and
     /// strength": each stage measured against the one before on 9x9).
     const DEFAULT_PLAYER: &'static str =

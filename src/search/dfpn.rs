@@ -3,17 +3,18 @@
 //! node from H-search ([`VirtualConnections`]): a side whose edges are joined by a full
 //! connection has won, and so has the side to move when a semi connection joins them (its
 //! key wins); the side to move must play inside the must-play region, the intersection over
-//! the opponent's semi connections between its edges (found by H-search) of their carriers: any other move
-//! lets the opponent connect. Dead cells (four consecutive sides of one colour) are left
-//! out: such a move is worth a pass.
+//! the opponent's semi connections between its edges (found by H-search) of their carriers:
+//! any other move lets the opponent connect. Inferior cells
+//! ([`crate::game::hex::inferior`]: dead cells and captured pairs) are left out too: filling
+//! them keeps the position's value, so another move is as good.
 //!
 //! The solver sees stones and the side to move only (no swap, no history), so its answers
 //! are about the position on the board under the plain rules.
 
+use crate::game::hex::inferior;
 use crate::game::hex::vc::{ones, Carrier, VirtualConnections, MAX_CELLS};
 use crate::game::hex::{Hex, HexMove};
 use crate::game::{Color, Game};
-use crate::search::hex::is_dead;
 use crate::search::{Deadline, Limits};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -365,12 +366,36 @@ thread_local! {
 }
 
 /// Classifies `game` for the side to move by H-search for both colours (boards of up to
-/// [`MAX_CELLS`] cells; the swap and the history are not seen).
+/// [`MAX_CELLS`] cells; the swap and the history are not seen), on the board with its
+/// inferior cells filled ([`inferior::filled`]: dead cells for the opponent of the side to
+/// move, captured pairs for their owner), which has the position's value: the must-play
+/// region and a winning move found there hold for `game` too.
 pub fn classify(game: &Hex) -> Status {
     let me = game.side_to_move();
     if game.outcome().is_some() {
         return Status::Lost;
     }
+    let Some(filled) = inferior::filled(game, me.opponent()) else {
+        return classify_stones(game);
+    };
+    match filled.outcome().map(|outcome| outcome.winner) {
+        // Every move of the side to move keeps a won filling won.
+        Some(Some(winner)) if winner == me => {
+            let open = filled.board().empty_cells();
+            let any = open
+                .iter()
+                .next()
+                .or_else(|| game.board().empty_cells().iter().next());
+            Status::Won(any.map(|c| c as u16))
+        }
+        Some(_) => Status::Lost,
+        None => classify_stones(&filled),
+    }
+}
+
+/// [`classify`] on the stones as they are.
+fn classify_stones(game: &Hex) -> Status {
+    let me = game.side_to_move();
     SEARCHES.with_borrow_mut(|[mine, theirs]| {
         assert!(mine.search(game, me), "a supported board");
         if let Some(carrier) = mine.edge_to_edge() {
@@ -406,16 +431,12 @@ pub fn classify(game: &Hex) -> Status {
 /// Classifies the position for the side to move ([`classify`]) and orders the moves left:
 /// centre first.
 fn expand(game: &Hex) -> Expansion {
+    // The region is found on the board with its inferior cells filled, so it holds none.
     let mut moves: Vec<u16> = match classify(game) {
         Status::Won(winning) => return Expansion::Won(winning),
         Status::Lost => return Expansion::Lost,
         Status::MustPlay(region) => ones(region).map(|c| c as u16).collect(),
     };
-    // A dead cell is worth a pass, and a stone never hurts its owner: another move is at
-    // least as good.
-    if moves.iter().any(|&c| !is_dead(game, c as usize)) {
-        moves.retain(|&c| !is_dead(game, c as usize));
-    }
     let (w, h) = (game.width() as i32, game.height() as i32);
     moves.sort_by_key(|&c| {
         let (x, y) = game.xy(c as usize);

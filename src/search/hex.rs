@@ -1,14 +1,14 @@
 //! Hex search knowledge: playouts traced from the filled board (for RAVE), uniform or keeping
-//! bridges, and the special
-//! patterns of seed 004 for MCTS: answer an intrusion into one of our bridges at once, and
-//! never play a dead cell.
+//! bridges, and the special patterns of seed 004 for MCTS: answer an intrusion into one of
+//! our bridges at once, and never play an inferior cell (a dead cell or a captured pair,
+//! [`crate::game::hex::inferior`]).
 
 use super::dfpn::{self, Dfpn, Status};
 use super::{Limits, NodeKnowledge, RootKnowledge, SearchGame};
 use crate::game::hex::geometry::NEIGHBOUR_OFFSETS;
+use crate::game::hex::inferior::inferior_cells;
 use crate::game::hex::move_patterns::MovePatterns;
 use crate::game::hex::playout::bridge_playout;
-use crate::game::hex::ring::{sides, Side};
 use crate::game::hex::vc::ones;
 use crate::game::hex::{CellSet, Hex, HexMove, SwapRule};
 use crate::game::{Color, Game, Outcome, Reason};
@@ -17,16 +17,6 @@ use rand::Rng as _;
 
 /// Positions the root solver's table keeps (it is made anew for every move).
 const SOLVER_TABLE_ENTRIES: usize = 1 << 16;
-
-/// An empty cell is dead when four consecutive sides around it belong to one colour: the
-/// other two sides touch each other, so no connection needs the cell.
-pub(crate) fn is_dead(game: &Hex, cell: usize) -> bool {
-    let sides = sides(game, cell);
-    (0..6).any(|start| {
-        let first = sides[start];
-        matches!(first, Side::Owned(_)) && (1..4).all(|k| sides[(start + k) % 6] == first)
-    })
-}
 
 /// The cells that restore one of `color`'s bridges broken by a stone on `intruded`: for two
 /// `color` stones that are both next to `intruded` and share exactly one other empty common
@@ -250,10 +240,11 @@ impl SearchGame for Hex {
                 }
             }
         }
+        let inferior = inferior_cells(self);
         let live: Vec<HexMove> = moves
             .iter()
             .copied()
-            .filter(|mv| !matches!(mv, HexMove::Cell(c) if is_dead(self, *c as usize)))
+            .filter(|mv| !matches!(mv, HexMove::Cell(c) if inferior[*c as usize]))
             .collect();
         if !live.is_empty() {
             *moves = live;
@@ -265,6 +256,7 @@ impl SearchGame for Hex {
 mod tests {
     use super::*;
 
+    use crate::game::hex::inferior::is_dead;
     use crate::game::hex::played as game;
 
     fn names(game: &Hex, moves: &[HexMove]) -> Vec<String> {
@@ -443,16 +435,19 @@ mod tests {
     }
 
     #[test]
-    fn dead_cells_are_left_out() {
+    fn inferior_cells_are_left_out() {
         // White stones around b2 on four consecutive sides: c2, c1, b1, a2.
         let g = game(5, &["e5", "c2", "e4", "c1", "e3", "b1", "d5", "a2"]);
         assert!(is_dead(&g, g.cell(1, 1)));
         let mut moves = Vec::new();
         g.candidate_moves(&mut moves, true);
         assert!(!names(&g, &moves).contains(&"b2".to_string()));
-        // No dead cell on an empty board (corners included).
-        let empty = game(5, &[]);
-        assert!((0..25).all(|c| !is_dead(&empty, c)));
+        // Black b2's bridge to the top edge (b1, c1) is a captured pair: White's move.
+        let g = game(5, &["b2", "e5", "d3"]);
+        g.candidate_moves(&mut moves, true);
+        let names = names(&g, &moves);
+        assert!(!names.contains(&"b1".to_string()) && !names.contains(&"c1".to_string()));
+        assert!(names.contains(&"c3".to_string()), "{names:?}");
     }
 
     #[test]

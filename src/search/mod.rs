@@ -91,7 +91,8 @@ pub enum NodeKnowledge<M> {
     Won,
     /// The side to move loses with best play.
     Lost,
-    /// Every move but these loses.
+    /// No move but these does better than the best of them: any other move loses, or is
+    /// one that a move of these matches (Hex: an inferior cell), so it may be treated as lost.
     MustPlay(Vec<M>),
 }
 

@@ -9,6 +9,7 @@ pub mod bitset;
 pub mod board;
 pub mod decided;
 pub mod geometry;
+pub mod inferior;
 pub mod move_patterns;
 pub mod notation;
 pub mod playout;

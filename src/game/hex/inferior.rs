@@ -1,0 +1,223 @@
+//! Inferior cells read from local patterns: dead cells, whose colour never matters, and
+//! captured pairs, which one colour can fill without changing the game's value.
+//!
+//! The patterns read the six sides around a cell ([`ring::sides`]), an edge counting as a
+//! stone of its colour:
+//! - **dead**, four consecutive sides of one colour: the other two sides touch each other,
+//!   so no connection needs the cell;
+//! - **dead**, three consecutive sides of one colour and, opposite the middle one, a side of
+//!   the other colour: each of the two sides left touches a side of either colour, so a stone
+//!   on the cell joins nothing that is not joined already, for either colour;
+//! - **captured pair** of colour X: two neighbouring empty cells, each dead once the other
+//!   holds an X stone. When the opponent plays one, X answers in the other and the
+//!   opponent's stone is dead, so X may fill both at once: the position keeps its value.
+//!
+//! Filling every dead cell (in either colour) and a set of captured pairs that share no cell
+//! keeps the game's value: each pattern needs only stones and its own empty cells, so
+//! filling other cells leaves it standing. A move on such a cell is therefore never the only
+//! winning move ([`inferior_cells`]).
+
+use super::ring::{sides, Side, CYCLE};
+use super::state::Hex;
+use crate::game::{Color, Game};
+
+/// Whether six sides in cyclic order make their cell dead (see the module's introduction).
+fn dead_ring(ring: &[Side; 6]) -> bool {
+    (0..6).any(|start| {
+        let Side::Owned(color) = ring[start] else {
+            return false;
+        };
+        let at = |k: usize| ring[(start + k) % 6];
+        let other = Side::Owned(color.opponent());
+        at(1) == ring[start] && at(2) == ring[start] && (at(3) == ring[start] || at(4) == other)
+    })
+}
+
+/// Whether the empty `cell` is dead.
+pub fn is_dead(game: &Hex, cell: usize) -> bool {
+    dead_ring(&sides(game, cell))
+}
+
+/// The side index of `neighbour` around `cell`, when they are neighbours on the board.
+fn side_towards(game: &Hex, cell: usize, neighbour: usize) -> Option<usize> {
+    let (x, y) = game.xy(cell);
+    let (nx, ny) = game.xy(neighbour);
+    let offset = (nx as i32 - x as i32, ny as i32 - y as i32);
+    CYCLE.iter().position(|&step| step == offset)
+}
+
+/// Whether the empty `cell` is dead once its neighbour `filled` holds a `color` stone.
+fn dead_once_filled(game: &Hex, cell: usize, filled: usize, color: Color) -> bool {
+    let Some(k) = side_towards(game, cell, filled) else {
+        return false;
+    };
+    let mut ring = sides(game, cell);
+    ring[k] = Side::Owned(color);
+    dead_ring(&ring)
+}
+
+/// The colour, if any, for which the neighbouring empty cells `a` and `b` are a captured
+/// pair (Black is asked first).
+pub fn captured_pair(game: &Hex, a: usize, b: usize) -> Option<Color> {
+    [Color::Black, Color::White]
+        .into_iter()
+        .find(|&color| dead_once_filled(game, a, b, color) && dead_once_filled(game, b, a, color))
+}
+
+/// Inferior cells of a position: its dead cells, and captured pairs that share no cell,
+/// chosen in cell order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Inferior {
+    /// The empty cells that are dead.
+    pub dead: Vec<usize>,
+    /// Disjoint captured pairs with the colour that owns each.
+    pub captured: Vec<(usize, usize, Color)>,
+}
+
+impl Inferior {
+    /// Every cell named: the dead cells and both cells of each captured pair.
+    pub fn cells(&self) -> impl Iterator<Item = usize> + '_ {
+        self.dead
+            .iter()
+            .copied()
+            .chain(self.captured.iter().flat_map(|&(a, b, _)| [a, b]))
+    }
+}
+
+/// Finds the dead cells and a set of disjoint captured pairs of `game`'s empty cells.
+pub fn analyse(game: &Hex) -> Inferior {
+    let empty = game.board().empty_cells();
+    let mut inferior = Inferior::default();
+    let mut taken = vec![false; game.cell_count()];
+    // A cell of a captured pair has at least three owned sides besides its partner.
+    let mut crowded = vec![false; game.cell_count()];
+    for cell in empty.iter() {
+        let ring = sides(game, cell);
+        if dead_ring(&ring) {
+            inferior.dead.push(cell);
+            taken[cell] = true;
+        } else if ring
+            .iter()
+            .filter(|side| matches!(side, Side::Owned(_)))
+            .count()
+            >= 3
+        {
+            crowded[cell] = true;
+        }
+    }
+    let (w, h) = (game.width() as i32, game.height() as i32);
+    for a in (0..game.cell_count()).filter(|&a| crowded[a]) {
+        if taken[a] {
+            continue;
+        }
+        let (x, y) = game.xy(a);
+        for &(dx, dy) in &CYCLE {
+            let (bx, by) = (x as i32 + dx, y as i32 + dy);
+            if bx < 0 || by < 0 || bx >= w || by >= h {
+                continue;
+            }
+            let b = game.cell(bx as usize, by as usize);
+            if b <= a || !crowded[b] || taken[b] {
+                continue;
+            }
+            if let Some(color) = captured_pair(game, a, b) {
+                inferior.captured.push((a, b, color));
+                taken[a] = true;
+                taken[b] = true;
+                break;
+            }
+        }
+    }
+    inferior
+}
+
+/// `game` with its inferior cells filled, round after round (a filling can make new ones)
+/// until none is left or the game is decided: dead cells get `dead_color`, captured pairs
+/// their owner's colour; the side to move stays. `None` when no cell is inferior.
+pub fn filled(game: &Hex, dead_color: Color) -> Option<Hex> {
+    let me = game.side_to_move();
+    let mut filled: Option<Hex> = None;
+    loop {
+        let inferior = {
+            let board = filled.as_ref().unwrap_or(game);
+            if board.outcome().is_some() {
+                break;
+            }
+            analyse(board)
+        };
+        if inferior.dead.is_empty() && inferior.captured.is_empty() {
+            break;
+        }
+        let next = filled.get_or_insert_with(|| game.clone());
+        let fills = inferior.dead.iter().map(|&cell| (cell, dead_color)).chain(
+            inferior
+                .captured
+                .iter()
+                .flat_map(|&(a, b, color)| [(a, color), (b, color)]),
+        );
+        for (cell, color) in fills {
+            if next.outcome().is_some() {
+                break;
+            }
+            next.place(color, cell).expect("an inferior cell is empty");
+        }
+        next.set_side_to_move(me);
+    }
+    filled
+}
+
+/// The empty cells a move of the side to move can skip: the dead cells and the captured
+/// pairs of [`analyse`]. When one of them is a winning move, so is some other empty cell,
+/// unless every empty cell is named (then the board's value is already settled by filling).
+/// The answer is indexed by cell.
+pub fn inferior_cells(game: &Hex) -> Vec<bool> {
+    let mut set = vec![false; game.cell_count()];
+    for cell in analyse(game).cells() {
+        set[cell] = true;
+    }
+    set
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::hex::played;
+
+    #[test]
+    fn four_sides_of_one_colour_make_a_dead_cell() {
+        // Around b2: c2, c1, b1, a2, a3, b3. Black on c2, c1, b1 is three sides; b3 makes four.
+        let g = played(5, &["b1", "e5", "c1", "e4", "c2", "e3"]);
+        assert!(!is_dead(&g, g.cell(1, 1)));
+        let g = played(5, &["b1", "e5", "c1", "e4", "c2", "e3", "b3"]);
+        assert!(is_dead(&g, g.cell(1, 1)));
+    }
+
+    #[test]
+    fn three_sides_and_the_opposite_side_of_the_other_colour_make_a_dead_cell() {
+        // Around c3: d3, d2, c2, b3, b4, c4. Black on d3, d2, c2; White on b4, opposite d2.
+        let g = played(5, &["c2", "b4", "d2", "e5", "d3"]);
+        assert!(is_dead(&g, g.cell(2, 2)));
+        // White on b3 instead: a White stone on c3 would join b3 to c4.
+        let g = played(5, &["c2", "b3", "d2", "e5", "d3"]);
+        assert!(!is_dead(&g, g.cell(2, 2)));
+    }
+
+    #[test]
+    fn no_cell_of_an_empty_board_is_inferior() {
+        let g = Hex::new(5, 5).unwrap();
+        assert_eq!(analyse(&g), Inferior::default());
+    }
+
+    #[test]
+    fn a_bridge_to_the_edge_is_captured() {
+        // Black b2: b1 and c1, between it and the top edge, are each dead once the other
+        // holds a Black stone.
+        let g = played(5, &["b2", "e5"]);
+        let (b1, c1) = (g.cell(1, 0), g.cell(2, 0));
+        assert_eq!(captured_pair(&g, b1, c1), Some(Color::Black));
+        assert!(analyse(&g).captured.contains(&(b1, c1, Color::Black)));
+        // Black b3 is not next to them: nothing is captured.
+        let g = played(5, &["b3", "e5"]);
+        assert_eq!(captured_pair(&g, b1, c1), None);
+    }
+}
