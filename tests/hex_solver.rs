@@ -322,13 +322,14 @@ fn node_knowledge_agrees_with_brute_force() {
 /// Inferior cells hold by exact search: a dead cell's colour never changes the position's
 /// value, filling a captured pair for its owner keeps the value, and so does filling all of
 /// them at once, or round after round until none is left; when the side to move wins, some
-/// move off the inferior cells wins.
+/// move off the inferior cells wins; and a winning move dominated by a killer has a winning
+/// killer.
 #[test]
 fn inferior_cells_agree_with_brute_force() {
-    use tmbot::game::hex::inferior::{analyse, filled};
+    use tmbot::game::hex::inferior::{analyse, dominated_by_killers, filled, killers};
     use tmbot::rng::seeded;
     let mut rng = seeded(13);
-    let (mut dead, mut pairs, mut pruned, mut refilled) = (0, 0, 0, 0);
+    let (mut dead, mut pairs, mut pruned, mut refilled, mut dominated_wins) = (0, 0, 0, 0, 0);
     for round in 0..400 {
         let Some(game) = small_position(&mut rng, round, 7 + round % 7) else {
             continue;
@@ -392,19 +393,35 @@ fn inferior_cells_agree_with_brute_force() {
             .iter()
             .filter(|c| !skipped.contains(c))
             .collect();
+        let mut wins_with = |cell: u16| {
+            let mut after = game.clone();
+            after.play(HexMove::Cell(cell));
+            !brute.side_to_move_wins(&mut after)
+        };
         if wins && !skipped.is_empty() && !others.is_empty() {
-            let some_other_wins = others.iter().any(|&c| {
-                let mut after = game.clone();
-                after.play(HexMove::Cell(c as u16));
-                !brute.side_to_move_wins(&mut after)
-            });
+            let some_other_wins = others.iter().any(|&c| wins_with(c as u16));
             assert!(some_other_wins, "only an inferior cell wins: {text}");
             pruned += 1;
+        }
+        // A move dominated by a killer: whenever it wins, so does every killer of it.
+        let moves: Vec<u16> = others.iter().map(|&c| c as u16).collect();
+        for v in dominated_by_killers(&game, &moves) {
+            if wins_with(v) {
+                let opponent = game.side_to_move().opponent();
+                let killers = killers(&game, v as usize, opponent);
+                let killers_win = killers
+                    .iter()
+                    .filter(|&&k| moves.contains(&(k as u16)))
+                    .all(|&k| wins_with(k as u16));
+                assert!(killers_win, "{v} wins, a killer of it does not: {text}");
+                dominated_wins += 1;
+            }
         }
     }
     eprintln!(
         "dead cells {dead}, captured pairs {pairs}, won positions pruned {pruned}, \
-         fillings that went on after the first round {refilled}"
+         fillings that went on after the first round {refilled}, winning moves dominated by \
+         a killer {dominated_wins}"
     );
-    assert!(dead >= 50 && pairs >= 50 && pruned >= 50 && refilled >= 10);
+    assert!(dead >= 50 && pairs >= 50 && pruned >= 50 && refilled >= 10 && dominated_wins >= 20);
 }

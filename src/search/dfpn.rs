@@ -6,7 +6,8 @@
 //! the opponent's semi connections between its edges (found by H-search) of their carriers:
 //! any other move lets the opponent connect. Inferior cells
 //! ([`crate::game::hex::inferior`]: dead cells and captured pairs) are left out too: filling
-//! them keeps the position's value, so another move is as good.
+//! them keeps the position's value, so another move is as good; so is a move that a killer
+//! in the region dominates (a neighbour where the opponent's stone would leave it dead).
 //!
 //! The solver sees stones and the side to move only (no swap, no history), so its answers
 //! are about the position on the board under the plain rules.
@@ -437,6 +438,10 @@ fn expand(game: &Hex) -> Expansion {
         Status::Lost => return Expansion::Lost,
         Status::MustPlay(region) => ones(region).map(|c| c as u16).collect(),
     };
+    // A move a killer inside the region dominates needs no search of its own: the killer
+    // wins whenever it does.
+    let dominated = inferior::dominated_by_killers(game, &moves);
+    moves.retain(|c| !dominated.contains(c));
     let (w, h) = (game.width() as i32, game.height() as i32);
     moves.sort_by_key(|&c| {
         let (x, y) = game.xy(c as usize);

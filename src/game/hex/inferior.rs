@@ -16,6 +16,10 @@
 //! keeps the game's value: each pattern needs only stones and its own empty cells, so
 //! filling other cells leaves it standing. A move on such a cell is therefore never the only
 //! winning move ([`inferior_cells`]).
+//!
+//! A cell is **vulnerable** when a stone of the opponent on a neighbour (its killer) would
+//! leave it dead; the killer then wins for the side to move whenever the vulnerable cell
+//! does ([`dominated_by_killers`]).
 
 use super::ring::{sides, Side, CYCLE};
 use super::state::Hex;
@@ -54,6 +58,49 @@ fn dead_once_filled(game: &Hex, cell: usize, filled: usize, color: Color) -> boo
     let mut ring = sides(game, cell);
     ring[k] = Side::Owned(color);
     dead_ring(&ring)
+}
+
+/// The empty neighbours of the empty `cell` where a stone of `color` leaves it dead.
+pub fn killers(game: &Hex, cell: usize, color: Color) -> Vec<usize> {
+    let (x, y) = game.xy(cell);
+    let (w, h) = (game.width() as i32, game.height() as i32);
+    CYCLE
+        .iter()
+        .map(|&(dx, dy)| (x as i32 + dx, y as i32 + dy))
+        .filter(|&(nx, ny)| nx >= 0 && ny >= 0 && nx < w && ny < h)
+        .map(|(nx, ny)| game.cell(nx as usize, ny as usize))
+        .filter(|&k| game.stone(k).is_none() && dead_once_filled(game, cell, k, color))
+        .collect()
+}
+
+/// The moves among `moves` (empty cells, for the side to move) that another of them
+/// dominates: a cell the opponent kills with a stone on a neighbour (its killer, which
+/// leaves it dead) that is one of `moves` and is not killed by one of them itself. A
+/// killer wins whenever the cell it kills wins, so a search may leave these out.
+pub fn dominated_by_killers(game: &Hex, moves: &[u16]) -> Vec<u16> {
+    let opponent = game.side_to_move().opponent();
+    let killers_among: Vec<Vec<u16>> = moves
+        .iter()
+        .map(|&v| {
+            killers(game, v as usize, opponent)
+                .into_iter()
+                .map(|k| k as u16)
+                .filter(|k| moves.contains(k))
+                .collect()
+        })
+        .collect();
+    let killed = |cell: u16| {
+        moves
+            .iter()
+            .position(|&m| m == cell)
+            .is_some_and(|i| !killers_among[i].is_empty())
+    };
+    moves
+        .iter()
+        .zip(&killers_among)
+        .filter(|(_, killers)| killers.iter().any(|&k| !killed(k)))
+        .map(|(&v, _)| v)
+        .collect()
 }
 
 /// The colour, if any, for which the neighbouring empty cells `a` and `b` are a captured
