@@ -134,7 +134,7 @@ impl Dfpn {
         self.node_limit = limits.nodes;
         self.stopped = false;
         self.expansions = 0;
-        let mut position = bare_position(game);
+        let mut position = game.position();
         let me = position.side_to_move();
         let (phi, delta) = self.mid(&mut position, INFINITE - 1, INFINITE - 1);
         let winner = if phi == 0 {
@@ -159,7 +159,7 @@ impl Dfpn {
     /// Each move of the side to move with its result for the mover (`Some(true)`: wins,
     /// `Some(false)`: loses, `None`: not solved within `limits`, which apply to each move).
     pub fn solve_moves(&mut self, game: &Hex, limits: &Limits) -> Vec<(usize, Option<bool>)> {
-        let mut position = bare_position(game);
+        let mut position = game.position();
         if position.outcome().is_some() {
             return Vec::new();
         }
@@ -180,7 +180,7 @@ impl Dfpn {
     /// to lose, among the must-play region (empty when every move loses or the root was
     /// not expanded).
     pub fn surviving_moves(&mut self, game: &Hex) -> Vec<usize> {
-        let mut position = bare_position(game);
+        let mut position = game.position();
         let Some(moves) = self
             .table
             .get(&position.hash())
@@ -340,15 +340,6 @@ fn proven(won: bool, winning: Option<u16>) -> Entry {
     }
 }
 
-/// The stones and side to move of `game` without its history or swap rule.
-fn bare_position(game: &Hex) -> Hex {
-    let mut bare = Hex::new(game.width(), game.height()).expect("the game's own size");
-    let stones: Vec<Option<Color>> = (0..game.cell_count()).map(|c| game.stone(c)).collect();
-    bare.set_stones(&stones);
-    bare.set_side_to_move(game.side_to_move());
-    bare
-}
-
 /// What H-search proves about a position for the side to move (see the module's
 /// introduction).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -372,14 +363,19 @@ thread_local! {
 /// move, captured pairs for their owner), which has the position's value: the must-play
 /// region and a winning move found there hold for `game` too.
 pub fn classify(game: &Hex) -> Status {
+    classify_filled(game).0
+}
+
+/// [`classify`], with the filled board it read when `game` has inferior cells.
+fn classify_filled(game: &Hex) -> (Status, Option<Hex>) {
     let me = game.side_to_move();
     if game.outcome().is_some() {
-        return Status::Lost;
+        return (Status::Lost, None);
     }
     let Some(filled) = inferior::filled(game, me.opponent()) else {
-        return classify_stones(game);
+        return (classify_stones(game), None);
     };
-    match filled.outcome().map(|outcome| outcome.winner) {
+    let status = match filled.outcome().map(|outcome| outcome.winner) {
         // Every move of the side to move keeps a won filling won.
         Some(Some(winner)) if winner == me => {
             let open = filled.board().empty_cells();
@@ -391,7 +387,8 @@ pub fn classify(game: &Hex) -> Status {
         }
         Some(_) => Status::Lost,
         None => classify_stones(&filled),
-    }
+    };
+    (status, Some(filled))
 }
 
 /// [`classify`] on the stones as they are.
@@ -433,14 +430,16 @@ fn classify_stones(game: &Hex) -> Status {
 /// centre first.
 fn expand(game: &Hex) -> Expansion {
     // The region is found on the board with its inferior cells filled, so it holds none.
-    let mut moves: Vec<u16> = match classify(game) {
+    let (status, filled) = classify_filled(game);
+    let mut moves: Vec<u16> = match status {
         Status::Won(winning) => return Expansion::Won(winning),
         Status::Lost => return Expansion::Lost,
         Status::MustPlay(region) => ones(region).map(|c| c as u16).collect(),
     };
     // A move a killer inside the region dominates needs no search of its own: the killer
-    // wins whenever it does.
-    let dominated = inferior::dominated_by_killers(game, &moves);
+    // wins whenever it does. The filled board has the position's value after each move
+    // of the region too (no pattern needs a cell of it), so its killers are the game's.
+    let dominated = inferior::dominated_by_killers(filled.as_ref().unwrap_or(game), &moves);
     moves.retain(|c| !dominated.contains(c));
     let (w, h) = (game.width() as i32, game.height() as i32);
     moves.sort_by_key(|&c| {

@@ -5,7 +5,6 @@
 
 use super::dfpn::{self, Dfpn, Status};
 use super::{Limits, NodeKnowledge, RootKnowledge, SearchGame};
-use crate::game::hex::geometry::NEIGHBOUR_OFFSETS;
 use crate::game::hex::inferior::inferior_cells;
 use crate::game::hex::move_patterns::MovePatterns;
 use crate::game::hex::playout::bridge_playout;
@@ -22,30 +21,19 @@ const SOLVER_TABLE_ENTRIES: usize = 1 << 16;
 /// `color` stones that are both next to `intruded` and share exactly one other empty common
 /// neighbour, that neighbour.
 fn bridge_replies(game: &Hex, color: Color, intruded: usize) -> Vec<HexMove> {
-    let (w, h) = (game.width() as i32, game.height() as i32);
-    let cell_at = |x: i32, y: i32| {
-        (x >= 0 && y >= 0 && x < w && y < h).then(|| game.cell(x as usize, y as usize))
-    };
-    let around = |cell: usize| {
-        let (x, y) = game.xy(cell);
-        NEIGHBOUR_OFFSETS
-            .iter()
-            .filter_map(move |&(dx, dy)| cell_at(x as i32 + dx, y as i32 + dy))
-            .collect::<Vec<usize>>()
-    };
-    let ours: Vec<usize> = around(intruded)
-        .into_iter()
+    let ours: Vec<usize> = game
+        .neighbour_cells(intruded)
         .filter(|&n| game.stone(n) == Some(color))
         .collect();
     let mut replies = Vec::new();
     for (i, &a) in ours.iter().enumerate() {
-        let a_around = around(a);
+        let a_around: Vec<usize> = game.neighbour_cells(a).collect();
         for &b in &ours[i + 1..] {
             if a_around.contains(&b) {
                 continue;
             }
-            let common: Vec<usize> = around(b)
-                .into_iter()
+            let common: Vec<usize> = game
+                .neighbour_cells(b)
                 .filter(|n| a_around.contains(n))
                 .collect();
             if common.len() == 2 {

@@ -21,7 +21,7 @@
 //! leave it dead; the killer then wins for the side to move whenever the vulnerable cell
 //! does ([`dominated_by_killers`]).
 
-use super::ring::{sides, Side, CYCLE};
+use super::ring::{ring_neighbours, sides, Side};
 use super::state::Hex;
 use crate::game::{Color, Game};
 
@@ -42,34 +42,18 @@ pub fn is_dead(game: &Hex, cell: usize) -> bool {
     dead_ring(&sides(game, cell))
 }
 
-/// The side index of `neighbour` around `cell`, when they are neighbours on the board.
-fn side_towards(game: &Hex, cell: usize, neighbour: usize) -> Option<usize> {
-    let (x, y) = game.xy(cell);
-    let (nx, ny) = game.xy(neighbour);
-    let offset = (nx as i32 - x as i32, ny as i32 - y as i32);
-    CYCLE.iter().position(|&step| step == offset)
-}
-
-/// Whether the empty `cell` is dead once its neighbour `filled` holds a `color` stone.
-fn dead_once_filled(game: &Hex, cell: usize, filled: usize, color: Color) -> bool {
-    let Some(k) = side_towards(game, cell, filled) else {
-        return false;
-    };
-    let mut ring = sides(game, cell);
+/// Whether a cell whose sides are `ring` is dead once its side `k` holds a `color` stone.
+fn dead_with(mut ring: [Side; 6], k: usize, color: Color) -> bool {
     ring[k] = Side::Owned(color);
     dead_ring(&ring)
 }
 
 /// The empty neighbours of the empty `cell` where a stone of `color` leaves it dead.
 pub fn killers(game: &Hex, cell: usize, color: Color) -> Vec<usize> {
-    let (x, y) = game.xy(cell);
-    let (w, h) = (game.width() as i32, game.height() as i32);
-    CYCLE
-        .iter()
-        .map(|&(dx, dy)| (x as i32 + dx, y as i32 + dy))
-        .filter(|&(nx, ny)| nx >= 0 && ny >= 0 && nx < w && ny < h)
-        .map(|(nx, ny)| game.cell(nx as usize, ny as usize))
-        .filter(|&k| game.stone(k).is_none() && dead_once_filled(game, cell, k, color))
+    let ring = sides(game, cell);
+    ring_neighbours(game, cell)
+        .filter(|&(k, _)| ring[k] == Side::Empty && dead_with(ring, k, color))
+        .map(|(_, neighbour)| neighbour)
         .collect()
 }
 
@@ -79,36 +63,42 @@ pub fn killers(game: &Hex, cell: usize, color: Color) -> Vec<usize> {
 /// killer wins whenever the cell it kills wins, so a search may leave these out.
 pub fn dominated_by_killers(game: &Hex, moves: &[u16]) -> Vec<u16> {
     let opponent = game.side_to_move().opponent();
-    let killers_among: Vec<Vec<u16>> = moves
-        .iter()
-        .map(|&v| {
-            killers(game, v as usize, opponent)
-                .into_iter()
-                .map(|k| k as u16)
-                .filter(|k| moves.contains(k))
-                .collect()
-        })
-        .collect();
-    let killed = |cell: u16| {
-        moves
-            .iter()
-            .position(|&m| m == cell)
-            .is_some_and(|i| !killers_among[i].is_empty())
-    };
+    let mut is_move = vec![false; game.cell_count()];
+    for &m in moves {
+        is_move[m as usize] = true;
+    }
+    // The killers among the moves, by cell.
+    let mut killers_by_cell: Vec<Vec<usize>> = vec![Vec::new(); game.cell_count()];
+    for &m in moves {
+        killers_by_cell[m as usize] = killers(game, m as usize, opponent)
+            .into_iter()
+            .filter(|&k| is_move[k])
+            .collect();
+    }
     moves
         .iter()
-        .zip(&killers_among)
-        .filter(|(_, killers)| killers.iter().any(|&k| !killed(k)))
-        .map(|(&v, _)| v)
+        .copied()
+        .filter(|&v| {
+            killers_by_cell[v as usize]
+                .iter()
+                .any(|&k| killers_by_cell[k].is_empty())
+        })
         .collect()
+}
+
+/// The colour, if any, for which two neighbouring empty cells with sides `ring_a` and
+/// `ring_b`, the second on side `k` of the first, are a captured pair (Black is asked first).
+fn pair_owner(ring_a: [Side; 6], ring_b: [Side; 6], k: usize) -> Option<Color> {
+    [Color::Black, Color::White]
+        .into_iter()
+        .find(|&color| dead_with(ring_a, k, color) && dead_with(ring_b, (k + 3) % 6, color))
 }
 
 /// The colour, if any, for which the neighbouring empty cells `a` and `b` are a captured
 /// pair (Black is asked first).
 pub fn captured_pair(game: &Hex, a: usize, b: usize) -> Option<Color> {
-    [Color::Black, Color::White]
-        .into_iter()
-        .find(|&color| dead_once_filled(game, a, b, color) && dead_once_filled(game, b, a, color))
+    let (k, _) = ring_neighbours(game, a).find(|&(_, n)| n == b)?;
+    pair_owner(sides(game, a), sides(game, b), k)
 }
 
 /// Inferior cells of a position: its dead cells, and captured pairs that share no cell,
@@ -152,22 +142,16 @@ pub fn analyse(game: &Hex) -> Inferior {
             crowded[cell] = true;
         }
     }
-    let (w, h) = (game.width() as i32, game.height() as i32);
     for a in (0..game.cell_count()).filter(|&a| crowded[a]) {
         if taken[a] {
             continue;
         }
-        let (x, y) = game.xy(a);
-        for &(dx, dy) in &CYCLE {
-            let (bx, by) = (x as i32 + dx, y as i32 + dy);
-            if bx < 0 || by < 0 || bx >= w || by >= h {
-                continue;
-            }
-            let b = game.cell(bx as usize, by as usize);
+        let ring_a = sides(game, a);
+        for (k, b) in ring_neighbours(game, a) {
             if b <= a || !crowded[b] || taken[b] {
                 continue;
             }
-            if let Some(color) = captured_pair(game, a, b) {
+            if let Some(color) = pair_owner(ring_a, sides(game, b), k) {
                 inferior.captured.push((a, b, color));
                 taken[a] = true;
                 taken[b] = true;
@@ -180,7 +164,8 @@ pub fn analyse(game: &Hex) -> Inferior {
 
 /// `game` with its inferior cells filled, round after round (a filling can make new ones)
 /// until none is left or the game is decided: dead cells get `dead_color`, captured pairs
-/// their owner's colour; the side to move stays. `None` when no cell is inferior.
+/// their owner's colour; the side to move stays (the position alone, [`Hex::position`]).
+/// `None` when no cell is inferior.
 pub fn filled(game: &Hex, dead_color: Color) -> Option<Hex> {
     let me = game.side_to_move();
     let mut filled: Option<Hex> = None;
@@ -195,7 +180,7 @@ pub fn filled(game: &Hex, dead_color: Color) -> Option<Hex> {
         if inferior.dead.is_empty() && inferior.captured.is_empty() {
             break;
         }
-        let next = filled.get_or_insert_with(|| game.clone());
+        let next = filled.get_or_insert_with(|| game.position());
         let fills = inferior.dead.iter().map(|&cell| (cell, dead_color)).chain(
             inferior
                 .captured

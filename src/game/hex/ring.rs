@@ -36,6 +36,16 @@ pub fn side(game: &Hex, x: i32, y: i32) -> Side {
     }
 }
 
+/// The on-board neighbours of `cell` with their side index, in the order of [`CYCLE`].
+pub fn ring_neighbours(game: &Hex, cell: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let (x, y) = game.xy(cell);
+    let (w, h) = (game.width() as i32, game.height() as i32);
+    CYCLE.iter().enumerate().filter_map(move |(k, &(dx, dy))| {
+        let (nx, ny) = (x as i32 + dx, y as i32 + dy);
+        (nx >= 0 && ny >= 0 && nx < w && ny < h).then(|| (k, game.cell(nx as usize, ny as usize)))
+    })
+}
+
 /// The six sides of `cell` in the order of [`CYCLE`].
 pub fn sides(game: &Hex, cell: usize) -> [Side; 6] {
     let (x, y) = game.xy(cell);

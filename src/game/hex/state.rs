@@ -192,6 +192,13 @@ impl Hex {
         (cell % self.width(), cell / self.width())
     }
 
+    /// The cells next to `cell` on the board.
+    pub fn neighbour_cells(&self, cell: usize) -> impl Iterator<Item = usize> {
+        let (x, y) = self.xy(cell);
+        let w = self.width();
+        geometry::neighbours(x, y, w, self.height()).map(move |(nx, ny)| ny * w + nx)
+    }
+
     /// The lowercase name of a cell (`a1` top-left).
     pub fn cell_name(&self, cell: usize) -> String {
         let (x, y) = self.xy(cell);
@@ -318,6 +325,21 @@ impl Hex {
     pub fn set_stone(&mut self, cell: usize, stone: Option<Color>) {
         self.put_stone(cell, stone);
         self.rebuild_groups();
+    }
+
+    /// The position alone: the same stones and side to move, with no history and the swap
+    /// off (a search's starting point, cheaper than a clone of the game).
+    pub fn position(&self) -> Hex {
+        Hex {
+            width: self.width,
+            height: self.height,
+            swap: SwapRule::Off,
+            board: self.board.clone(),
+            to_move: self.to_move,
+            history: Vec::new(),
+            groups: self.groups.without_log(),
+            hash: self.hash,
+        }
     }
 
     /// Setup of the whole board at once: `stones[cell]` on every cell (one per cell of the

@@ -64,6 +64,15 @@ impl UnionFind {
         }
     }
 
+    /// The same sets with an empty log: a copy that cannot roll back past its start.
+    pub fn without_log(&self) -> Self {
+        UnionFind {
+            parent: self.parent.clone(),
+            size: self.size.clone(),
+            log: Vec::new(),
+        }
+    }
+
     /// Makes the unions so far permanent (they can no longer be rolled back).
     pub fn forget_log(&mut self) {
         self.log.clear();
