@@ -12,9 +12,11 @@
 //! - the OR rule: semi connections between the same two nodes whose carriers have an empty
 //!   common part give a full connection whose carrier is their union.
 //!
-//! Lists are kept small (a few carriers per pair, the OR rule combines a few semi
-//! connections) so that a search can afford one H-search per node. Boards of up to
-//! [`MAX_CELLS`] cells (11x11) are supported: a carrier is one `u128`.
+//! Lists are kept bounded (twelve full and twenty-four semi carriers per pair, the OR rule
+//! combines at most four semi connections) so that a search can afford one H-search per
+//! node (with lists of four and eight, the solver expanded four times as many positions of
+//! the 6x6 table and took twice the time). Boards of up to [`MAX_CELLS`] cells (11x11) are
+//! supported: a carrier is one `u128`.
 
 use super::geometry::neighbours;
 use super::state::Hex;
@@ -28,9 +30,9 @@ pub const MAX_CELLS: usize = 128;
 pub type Carrier = u128;
 
 /// Full connections kept per pair of nodes.
-const FULL_PER_PAIR: usize = 4;
+const FULL_PER_PAIR: usize = 12;
 /// Semi connections kept per pair of nodes.
-const SEMI_PER_PAIR: usize = 8;
+const SEMI_PER_PAIR: usize = 24;
 /// Semi connections the OR rule combines at most.
 const OR_DEPTH: usize = 4;
 
