@@ -12,11 +12,11 @@
 //! - the OR rule: semi connections between the same two nodes whose carriers have an empty
 //!   common part give a full connection whose carrier is their union.
 //!
-//! Lists are kept bounded (twelve full and twenty-four semi carriers per pair, the OR rule
-//! combines at most four semi connections) so that a search can afford one H-search per
-//! node (with lists of four and eight, the solver expanded four times as many positions of
-//! the 6x6 table and took twice the time). Boards of up to [`MAX_CELLS`] cells (11x11) are
-//! supported: a carrier is one `u128`.
+//! Lists are kept bounded (eight full and sixteen semi carriers per pair, the smallest found
+//! so far, the OR rule combining at most four semi connections) so that a search can afford
+//! one H-search per node (with four and eight carriers, the first found, the solver expanded
+//! four times as many positions of the 6x6 table and took twice the time). Boards of up to
+//! [`MAX_CELLS`] cells (11x11) are supported: a carrier is one `u128`.
 
 use super::geometry::neighbours;
 use super::state::Hex;
@@ -30,9 +30,9 @@ pub const MAX_CELLS: usize = 128;
 pub type Carrier = u128;
 
 /// Full connections kept per pair of nodes.
-const FULL_PER_PAIR: usize = 12;
+const FULL_PER_PAIR: usize = 8;
 /// Semi connections kept per pair of nodes.
-const SEMI_PER_PAIR: usize = 24;
+const SEMI_PER_PAIR: usize = 16;
 /// Semi connections the OR rule combines at most.
 const OR_DEPTH: usize = 4;
 
@@ -57,19 +57,34 @@ impl<const N: usize> Carriers<N> {
         &self.items[..usize::from(self.len)]
     }
 
-    fn is_full(&self) -> bool {
-        usize::from(self.len) == N
-    }
-
     /// Whether one of the carriers is a subset of `carrier`.
     fn any_within(&self, carrier: Carrier) -> bool {
         self.as_slice().iter().any(|&old| old & !carrier == 0)
     }
 
-    /// Appends `carrier` (the list is not full).
-    fn push(&mut self, carrier: Carrier) {
-        self.items[usize::from(self.len)] = carrier;
-        self.len += 1;
+    /// Takes `carrier` unless one of the list lies within it: at the end while there is
+    /// room, otherwise in place of the largest carrier when it is smaller. The index it
+    /// took, if any.
+    fn offer(&mut self, carrier: Carrier) -> Option<usize> {
+        if self.any_within(carrier) {
+            return None;
+        }
+        let len = usize::from(self.len);
+        if len < N {
+            self.items[len] = carrier;
+            self.len += 1;
+            return Some(len);
+        }
+        let (largest, size) = self
+            .as_slice()
+            .iter()
+            .map(|c| c.count_ones())
+            .enumerate()
+            .max_by_key(|&(_, size)| size)?;
+        (carrier.count_ones() < size).then(|| {
+            self.items[largest] = carrier;
+            largest
+        })
     }
 }
 
@@ -245,11 +260,9 @@ impl VirtualConnections {
     }
 
     fn add_full(&mut self, a: u16, b: u16, carrier: Carrier) {
-        let list = &mut self.pair_mut(a, b).full;
-        if list.is_full() || list.any_within(carrier) {
+        if self.pair_mut(a, b).full.offer(carrier).is_none() {
             return;
         }
-        list.push(carrier);
         self.full_of[a as usize].push((b, carrier));
         self.full_of[b as usize].push((a, carrier));
         self.queue.push_back((a, b, carrier));
@@ -260,13 +273,18 @@ impl VirtualConnections {
 
     fn add_semi(&mut self, a: u16, b: u16, carrier: Carrier, key: u16) {
         let pair = self.pair_mut(a, b);
-        if pair.full.any_within(carrier) || pair.semi.is_full() || pair.semi.any_within(carrier) {
+        if pair.full.any_within(carrier) {
             return;
         }
-        pair.keys[usize::from(pair.semi.len)] = key;
-        pair.semi.push(carrier);
+        let Some(taken) = pair.semi.offer(carrier) else {
+            return;
+        };
+        // The OR rule combines the newest carrier, kept last, with those before it.
+        let last = usize::from(pair.semi.len) - 1;
+        pair.semi.items.swap(taken, last);
+        pair.keys[taken] = pair.keys[last];
+        pair.keys[last] = key;
         let semis = pair.semi;
-        let last = usize::from(semis.len) - 1;
         let mut found = std::mem::take(&mut self.found);
         or_rule(
             semis.as_slice(),
@@ -410,6 +428,19 @@ mod tests {
             .winning_key()
             .expect("White's semi connection has a key");
         assert_eq!(game.cell_name(key), "b2");
+    }
+
+    #[test]
+    fn a_full_list_keeps_its_smallest_carriers() {
+        let mut list = Carriers::<2>::default();
+        assert_eq!(list.offer(0b0111), Some(0));
+        assert_eq!(list.offer(0b1_1000), Some(1));
+        // A carrier holding one of the list is refused, full list or not.
+        assert_eq!(list.offer(0b1111), None);
+        // Full: a larger carrier is refused, a smaller one replaces the largest.
+        assert_eq!(list.offer(0b1110_0000_0000), None);
+        assert_eq!(list.offer(0b1_0000_0000), Some(0));
+        assert_eq!(list.as_slice(), &[0b1_0000_0000, 0b1_1000]);
     }
 
     #[test]
