@@ -18,7 +18,6 @@
 //! four times as many positions of the 6x6 table and took twice the time). Boards of up to
 //! [`MAX_CELLS`] cells (11x11) are supported: a carrier is one `u128`.
 
-use super::geometry::neighbours;
 use super::state::Hex;
 use crate::game::Color;
 use std::collections::VecDeque;
@@ -156,9 +155,7 @@ impl VirtualConnections {
             stack.push(start);
             node_of[start] = id;
             while let Some(c) = stack.pop() {
-                let (x, y) = game.xy(c);
-                for (nx, ny) in neighbours(x, y, w, h) {
-                    let n = ny * w + nx;
+                for n in game.neighbour_cells(c) {
                     if game.stone(n) == Some(color) && node_of[n] == u16::MAX {
                         node_of[n] = id;
                         stack.push(n);
@@ -190,8 +187,8 @@ impl VirtualConnections {
                 continue;
             }
             let (x, y) = game.xy(cell);
-            for (nx, ny) in neighbours(x, y, w, h) {
-                let b = node_of[ny * w + nx];
+            for n in game.neighbour_cells(cell) {
+                let b = node_of[n];
                 if b != u16::MAX && b != a {
                     vcs.add_full(a, b, 0);
                 }
