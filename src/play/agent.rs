@@ -157,7 +157,7 @@ impl<G: ProtocolGame> Agent<G> for PlayerAgent<G> {
     fn genmove(&mut self, turn: &Turn<'_, G>) -> Result<Choice<G::Move>, AgentError> {
         let mut limits = self.overrides.clone();
         if let Some((target, most)) = turn.clock.plan(turn.game.moves_left_estimate()) {
-            let own = self.player.limits().time;
+            let own = self.player.own_time(turn.game);
             let (time, planned) = move_times(target, most, own, 1.0 - AFTER_DEADLINE_SHARE);
             limits.time = Some(time);
             limits.target = planned;

@@ -11,10 +11,12 @@ use crate::rng::Rng;
 use crate::search::alphabeta::{score_value, AlphaBeta};
 use crate::search::avgtree::{self, AvgTreeConfig};
 use crate::search::mcts::{Mcts, MctsConfig, Prior};
+use crate::search::time_plan::{front_loaded, Pace};
 use crate::search::{flatmc, greedy, Decision, Limits, SearchGame};
 use book::MoveBook;
 use spec::{parse_duration, parse_switch, Spec, SpecError};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// A player kind: its spec name, what it does, and its options (`name`, doc).
 #[derive(Clone, Copy, Debug)]
@@ -118,6 +120,14 @@ pub const PLAYERS: &[PlayerKind] = &[
                 "simulations per move, at most 10^12 (default 10000 when no other limit is set)",
             ),
             ("time", "time per move: 500ms, 2s, 1.5"),
+            (
+                "pace",
+                "even (every move takes the time per move, the default), carry (each move \
+                 also takes half the time earlier moves left unused) or front (the time \
+                 per move is a game's average: Hex's first move takes three times it, each \
+                 later move of the side 3/E less, E its usual number of moves, never under \
+                 a quarter, plus half the time earlier moves left unused)",
+            ),
             ("nodes", "tree node limit, at most 10^8"),
             (
                 "c",
@@ -189,8 +199,9 @@ pub const PLAYERS: &[PlayerKind] = &[
             (
                 "solver",
                 "Hex: solver nodes spent on the root first, at most 10^8 (at most a quarter \
-                 of the move's time): a proven win is played at once, moves proven to lose \
-                 are left out (default 0: off)",
+                 of the move's time, less in the first half of a game's usual length): a \
+                 proven win is played at once, moves proven to lose are left out (default \
+                 0: off)",
             ),
         ],
     },
@@ -229,6 +240,11 @@ pub struct Player<G: SearchGame> {
     /// The MCTS prior's evaluator and spec, checked with the others before a game.
     prior: Option<(Arc<dyn Evaluator<G>>, String)>,
     limits: Limits,
+    /// How the spec's time per move is spread over a game.
+    pace: Pace,
+    /// Under [`Pace::Carry`] and [`Pace::Front`]: the time earlier moves of this game left
+    /// unused; each move may take half of it on top of its share.
+    banked: Duration,
     /// Positions answered without a search.
     book: Option<Arc<MoveBook<G>>>,
     /// Scratch move list of the random player.
@@ -280,6 +296,7 @@ impl<G: SearchGame> Player<G> {
         let mut table_bits = 20;
         let mut probe_solved = false;
         let mut book = None;
+        let mut pace = Pace::Even;
         for (key, value) in &parsed.options {
             if !kind.options.iter().any(|(name, _)| name == key) {
                 let known: Vec<&str> = kind.options.iter().map(|(n, _)| *n).collect();
@@ -299,6 +316,14 @@ impl<G: SearchGame> Player<G> {
                 }
                 "eval-white" => white_spec = Some(value.clone()),
                 "time" => limits.time = Some(read(key, value, parse_duration)?),
+                "pace" => {
+                    pace = read(key, value, |v| match v {
+                        "even" => Ok(Pace::Even),
+                        "carry" => Ok(Pace::Carry),
+                        "front" => Ok(Pace::Front),
+                        _ => Err(format!("'{v}' is neither even, carry nor front")),
+                    })?
+                }
                 "playouts" => {
                     limits.playouts = Some(read(key, value, |v| bounded(v, 1, MAX_PLAYOUTS))?)
                 }
@@ -450,6 +475,8 @@ impl<G: SearchGame> Player<G> {
             white,
             prior,
             limits,
+            pace,
+            banked: Duration::ZERO,
             book,
             moves: Vec::new(),
         })
@@ -512,6 +539,12 @@ impl<G: SearchGame> Player<G> {
                 .check(game)
                 .map_err(|message| SpecError::new(format!("{key}={spec}"), message))?;
         }
+        if self.pace == Pace::Front && game.game_length().is_none() {
+            return Err(SpecError::new(
+                "pace=front",
+                "this game has no usual length to spread the time over",
+            ));
+        }
         Ok(())
     }
 
@@ -520,9 +553,24 @@ impl<G: SearchGame> Player<G> {
         &self.limits
     }
 
+    /// The spec's time for the next move of `game`: its time per move, spread over the game
+    /// by its pace (with half the time earlier moves left unused but under [`Pace::Even`]).
+    pub fn own_time(&self, game: &G) -> Option<Duration> {
+        let time = self.limits.time?;
+        Some(match (self.pace, game.game_length()) {
+            (Pace::Even, _) => time,
+            (Pace::Carry, _) => time + self.banked / 2,
+            (Pace::Front, Some((played, expected))) => {
+                time.mul_f64(front_loaded(played, expected)) + self.banked / 2
+            }
+            (Pace::Front, None) => time,
+        })
+    }
+
     /// Forgets what the search kept from earlier moves (transposition table, MCTS trees), so
     /// a game's moves do not depend on the games played before it.
     pub fn new_game(&mut self) {
+        self.banked = Duration::ZERO;
         match &mut self.search {
             Search::AlphaBeta(search) => search.new_game(),
             Search::Mcts(search) => search.new_game(),
@@ -542,7 +590,24 @@ impl<G: SearchGame> Player<G> {
         if let Some(mv) = self.book.as_ref().and_then(|book| book.probe(game)) {
             return Decision::bare(Some(mv));
         }
-        let limits = self.limits.overridden_by(limits);
+        let own = Limits {
+            time: self.own_time(game),
+            ..self.limits.clone()
+        };
+        let limits = own.overridden_by(limits);
+        let started = Instant::now();
+        let decision = self.run_search(game, &limits, rng);
+        if self.pace != Pace::Even {
+            if let Some(allowed) = limits.time {
+                self.banked =
+                    self.banked - self.banked / 2 + allowed.saturating_sub(started.elapsed());
+            }
+        }
+        decision
+    }
+
+    /// The decision of the player's search (or evaluator) within `limits`.
+    fn run_search(&mut self, game: &G, limits: &Limits, rng: &mut Rng) -> Decision<G::Move> {
         let evaluator = match &self.white {
             Some((white, _)) if game.side_to_move() == Color::White => white.as_ref(),
             _ => self.evaluator.as_ref(),
@@ -558,7 +623,7 @@ impl<G: SearchGame> Player<G> {
                 avgtree::choose(game, evaluator, &config, rng)
             }
             Search::AlphaBeta(search) => {
-                let report = search.search(game, evaluator, &limits, rng);
+                let report = search.search(game, evaluator, limits, rng);
                 Decision {
                     best: report.best,
                     value: report.best.map(|_| score_value(report.score)),
@@ -568,7 +633,7 @@ impl<G: SearchGame> Player<G> {
                 }
             }
             Search::Mcts(search) => {
-                let report = search.search(game, &limits, rng);
+                let report = search.search(game, limits, rng);
                 let visits = report
                     .visits
                     .iter()
@@ -584,7 +649,7 @@ impl<G: SearchGame> Player<G> {
                     ..Decision::bare(None)
                 }
             }
-            Search::FlatMc => flatmc::choose(game, &limits, rng),
+            Search::FlatMc => flatmc::choose(game, limits, rng),
         }
     }
 }
@@ -750,6 +815,56 @@ mod tests {
             }
         }
         assert!(text.contains("random"));
+    }
+
+    #[test]
+    fn a_front_pace_spends_more_on_the_first_moves() {
+        use crate::game::hex::Hex;
+        let mut game = Hex::new(9, 9).unwrap();
+        let player = Player::<Hex>::from_spec("mcts:time=1s,pace=front").unwrap();
+        let even = Player::<Hex>::from_spec("mcts:time=1s").unwrap();
+        player.check_game(&game).unwrap();
+        let ms = |d: Option<Duration>| d.unwrap().as_millis();
+        assert_eq!(ms(player.own_time(&game)), 3000);
+        assert_eq!(ms(even.own_time(&game)), 1000);
+        for mv in ["e5", "d6"] {
+            game.play(game.parse_move(mv).unwrap());
+        }
+        // 9x9: 40 plies usual, 20 moves a side; the second takes 3 (1 - 3/20) = 2.55 s.
+        assert_eq!(ms(player.own_time(&game)), 2550);
+        assert_eq!(ms(even.own_time(&game)), 1000);
+        assert_eq!(error("mcts:pace=fast").part, "pace=fast");
+        // A move that ends early (here at its playout limit) leaves its time to the later
+        // moves of the game, each taking half of what is left; a new game starts afresh.
+        let mut quick = Player::<Hex>::from_spec("mcts:time=10s,pace=front,playouts=10").unwrap();
+        let paced = quick.own_time(&game).unwrap();
+        let mv = quick
+            .choose(&game, &Limits::default(), &mut seeded(1))
+            .unwrap();
+        game.play(mv);
+        game.play(game.parse_move("a1").unwrap());
+        let unspent = paced.as_secs_f64() - 1.0;
+        let next = quick.own_time(&game).unwrap().as_secs_f64();
+        assert!(next > 10.0 * 2.55 * 0.85 + unspent / 2.0, "{next}");
+        quick.new_game();
+        assert_eq!(ms(quick.own_time(&game)), 21_675);
+        // Carried time alone: the time per move and half of what was left.
+        let mut carry = Player::<Hex>::from_spec("mcts:time=10s,pace=carry,playouts=10").unwrap();
+        assert_eq!(ms(carry.own_time(&game)), 10_000);
+        carry
+            .choose(&game, &Limits::default(), &mut seeded(1))
+            .unwrap();
+        let next = carry.own_time(&game).unwrap().as_secs_f64();
+        assert!((14.0..=15.0).contains(&next), "{next}");
+        // Tic-tac-toe has no usual length to spread the time over.
+        let ticks = Player::<TicTacToe>::from_spec("mcts:time=1s,pace=front").unwrap();
+        assert_eq!(
+            ticks
+                .check_game(&TicTacToe::from_moves(&[]))
+                .unwrap_err()
+                .part,
+            "pace=front"
+        );
     }
 
     #[test]

@@ -254,7 +254,7 @@ impl<G: ProtocolGame> Engine<G> {
         let (time, target) = move_times(
             target,
             most,
-            self.player.limits().time,
+            self.player.own_time(&self.game),
             1.0 - AFTER_DEADLINE_SHARE,
         );
         let limits = Limits {

@@ -213,6 +213,14 @@ impl SearchGame for Hex {
         })
     }
 
+    /// Stones on the board, and half the cells: games between programs of some strength
+    /// end with about half the board filled (9x9 games against MoHex 2.0 last 40 plies on
+    /// average).
+    fn game_length(&self) -> Option<(usize, usize)> {
+        let cells = self.width() * self.height();
+        Some((cells - self.board().empty_cells().len(), cells / 2))
+    }
+
     fn candidate_moves(&self, moves: &mut Vec<HexMove>, patterns: bool) {
         self.legal_moves(moves);
         if !patterns || moves.is_empty() {

@@ -117,6 +117,12 @@ impl Deadline {
         self.end = Some(end);
     }
 
+    /// The time until the deadline (`None` without a time limit).
+    pub(crate) fn left(&self) -> Option<Duration> {
+        self.end
+            .map(|end| end.saturating_duration_since(Instant::now()))
+    }
+
     /// True once the time is up or a stop was requested.
     pub(crate) fn passed(&self) -> bool {
         self.stop.as_ref().is_some_and(StopFlag::is_raised)
@@ -222,6 +228,13 @@ pub trait SearchGame: EvalGame {
     fn candidate_moves(&self, moves: &mut Vec<Self::Move>, patterns: bool) {
         let _ = patterns;
         self.legal_moves(moves);
+    }
+
+    /// Plies played and the plies a game of this kind usually lasts, for players that
+    /// spread a time per move over the game ([`time_plan::Pace::Front`]); `None` (the
+    /// default) when the game does not know.
+    fn game_length(&self) -> Option<(usize, usize)> {
+        None
     }
 
     /// A uniformly random legal move (`None` once the game is over); `scratch` is working

@@ -113,6 +113,38 @@ pub fn move_times(
     }
 }
 
+/// How a player with a time per move spreads it over a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Pace {
+    /// Every move takes the time per move.
+    #[default]
+    Even,
+    /// Every move takes the time per move and half the time the game's earlier moves left
+    /// unused (a search that stops early, its choice settled or its win proven, saves time
+    /// for the moves still in doubt).
+    Carry,
+    /// The time per move is the average over a game: the opening moves take more, the later
+    /// ones less ([`front_loaded`]), and unused time is carried as under [`Pace::Carry`].
+    Front,
+}
+
+/// Under [`Pace::Front`], the multiple of the average time the next move takes after
+/// `played` plies of a game that usually lasts `expected` plies. A side expects
+/// `E = expected / 2` moves (at least 4); its k-th move (`k = played / 2`, from 0) takes
+/// `FRONT_FIRST (1 - FRONT_FIRST / E)^k` times the average, never under [`FRONT_FLOOR`]:
+/// the shares of all moves from the first on add up to E, the time a game of the usual
+/// length has at the average.
+pub fn front_loaded(played: usize, expected: usize) -> f64 {
+    let own_moves = (expected as f64 / 2.0).max(4.0);
+    let k = (played / 2).min(i32::MAX as usize) as i32;
+    (FRONT_FIRST * (1.0 - FRONT_FIRST / own_moves).powi(k)).max(FRONT_FLOOR)
+}
+
+/// The share of the average time the first move takes under [`Pace::Front`].
+pub const FRONT_FIRST: f64 = 3.0;
+/// The least share of the average time a move takes under [`Pace::Front`].
+pub const FRONT_FLOOR: f64 = 0.25;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,5 +225,21 @@ mod tests {
             TimePlan::new(ms(100), ms(50)).iteration_limit(true),
             ms(100)
         );
+    }
+
+    #[test]
+    fn a_front_loaded_game_spends_its_usual_time() {
+        // 9x9 Hex: about 40 plies, 20 moves a side; the first takes three times the average,
+        // each later one 3/20 less.
+        assert!((front_loaded(0, 40) - FRONT_FIRST).abs() < 1e-12);
+        assert!((front_loaded(1, 40) - FRONT_FIRST).abs() < 1e-12);
+        assert!((front_loaded(2, 40) - FRONT_FIRST * 0.85).abs() < 1e-12);
+        // Every move of a game of the usual length together: about 20 averages (the
+        // shares' whole series adds up to 20; the late moves are held at the floor).
+        let game: f64 = (0..20).map(|k| front_loaded(2 * k, 40)).sum();
+        assert!((19.0..20.5).contains(&game), "{game}");
+        assert_eq!(front_loaded(200, 40), FRONT_FLOOR);
+        // Tiny boards still give a positive share.
+        assert!(front_loaded(3, 0) > 0.0);
     }
 }

@@ -8,7 +8,8 @@
 //! siblings evaluated in one batch), progressive bias from the game's move priors,
 //! proven values propagated in the tree (MCTS-solver), and the game's own analysis at nodes
 //! with many visits (Hex: virtual connections prove positions and prune moves outside the
-//! must-play region). Reports give the expected line of play.
+//! must-play region). A timed search of one tree stops once the rest of its time could
+//! not change its choice. Reports give the expected line of play.
 
 mod node;
 
@@ -22,10 +23,14 @@ use rand::Rng as _;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Tree size (about 1 GiB) past which leaves are no longer expanded; simulations go on
 /// from the leaves, so long time limits cannot exhaust memory.
 pub const MAX_TREE_NODES: usize = 16 << 20;
+
+/// Simulations between two checks of whether a timed search's choice is settled.
+const SETTLED_CHECK: u64 = 256;
 
 /// Simulations per move when no limit is given.
 pub const DEFAULT_PLAYOUTS: u64 = 10_000;
@@ -227,8 +232,9 @@ impl<G: SearchGame> Tree<G> {
         }
     }
 
-    /// Runs simulations until `budget` is spent, the deadline comes or the tree reaches
-    /// `node_limit` nodes. Several threads may run this on one tree at once, without a lock:
+    /// Runs simulations until `budget` is spent, the deadline comes, the tree reaches
+    /// `node_limit` nodes or (one tree searched under a time limit) the choice is settled
+    /// ([`Tree::choice_settled`]). Several threads may run this on one tree at once, without a lock:
     /// every node on a simulation's path counts its visit on the way down and its result on
     /// the way back (a virtual loss meanwhile, so the other threads look elsewhere), and a
     /// leaf is expanded by the one thread that claims it.
@@ -256,8 +262,15 @@ impl<G: SearchGame> Tree<G> {
             64
         };
         let prove = config.proofs();
+        // One tree searched alone or by every thread: it stops once its choice is settled.
+        let settles = config.threads <= 1 || config.shared_tree;
+        let started = Instant::now();
+        let visits_before = self.nodes[0].visits();
         for done in 0u64.. {
             if (done % check_every == 0 && deadline.passed())
+                || (settles
+                    && done % SETTLED_CHECK == SETTLED_CHECK - 1
+                    && self.choice_settled(started, visits_before, deadline))
                 || self.nodes.len() as u64 >= node_limit
                 || (prove && self.nodes[0].proof().is_some())
                 || !budget.claim()
@@ -500,6 +513,31 @@ impl<G: SearchGame> Tree<G> {
     }
 
     /// Each root move with its visits, the mover's summed score and its proven value.
+    /// Whether the most visited root move stays the choice whatever the rest of the time
+    /// brings: its lead over the next move not proven to lose is larger than the
+    /// simulations the time left allows at the rate since `started` (when the root had
+    /// `visits_before` visits).
+    fn choice_settled(&self, started: Instant, visits_before: u32, deadline: &Deadline) -> bool {
+        let Some(left) = deadline.left() else {
+            return false;
+        };
+        let run = self.nodes[0].visits().saturating_sub(visits_before);
+        let (mut first, mut second) = (0u32, 0u32);
+        for child in self.nodes.slice(self.nodes[0].children()) {
+            if child.proof() == Some(false) {
+                continue;
+            }
+            let visits = child.visits();
+            if visits > first {
+                second = first;
+                first = visits;
+            } else if visits > second {
+                second = visits;
+            }
+        }
+        lead_holds(first - second, run, started.elapsed(), left)
+    }
+
     fn root_stats(&self) -> Vec<(G::Move, u32, f64, Option<bool>)> {
         self.nodes
             .slice(self.nodes[0].children())
@@ -531,6 +569,26 @@ fn prior_scores<G: SearchGame>(position: &G, moves: &[G::Move], prior: &Prior<G>
             None => 1.0 - value.value,
         })
         .collect()
+}
+
+/// The most of a timed move the root solver may take: a quarter, growing from none over the
+/// first half of a game's usual length (the solver seldom proves anything in the opening,
+/// where the time serves the tree better); a quarter throughout for games without one.
+fn solver_share<G: SearchGame>(game: &G) -> f64 {
+    const SHARE: f64 = 0.25;
+    match game.game_length() {
+        Some((played, expected)) if expected > 0 => {
+            SHARE * (2.0 * played as f64 / expected as f64).min(1.0)
+        }
+        _ => SHARE,
+    }
+}
+
+/// Whether a lead of `lead` visits holds: `run` simulations took `elapsed`, and at that rate
+/// the time `left` allows fewer than `lead` more.
+fn lead_holds(lead: u32, run: u32, elapsed: Duration, left: Duration) -> bool {
+    let elapsed = elapsed.as_secs_f64();
+    run > 0 && elapsed > 0.0 && f64::from(lead) > f64::from(run) / elapsed * left.as_secs_f64()
 }
 
 /// Simulations a tree may still run, claimed one at a time by the threads searching it.
@@ -612,10 +670,10 @@ impl<G: SearchGame> Mcts<G> {
         };
         let node_limit = limits.nodes.unwrap_or(u64::MAX);
         let deadline = Deadline::of(limits);
-        let knowledge = if self.config.solver > 0 {
-            // The solver may take a quarter of the move's time.
+        let solver_time = limits.planned_time().map(|t| t.mul_f64(solver_share(game)));
+        let knowledge = if self.config.solver > 0 && solver_time != Some(Duration::ZERO) {
             let share = Limits {
-                time: limits.planned_time().map(|t| t / 4),
+                time: solver_time,
                 stop: limits.stop.clone(),
                 ..Limits::default()
             };
@@ -1066,6 +1124,39 @@ mod tests {
             report.tree_nodes
         );
         assert!(report.best.is_some());
+    }
+
+    #[test]
+    fn a_lead_holds_when_the_time_left_cannot_close_it() {
+        let ms = Duration::from_millis;
+        // 1,000 simulations in 100 ms: 900 ms more allow 9,000.
+        assert!(!lead_holds(9_000, 1_000, ms(100), ms(900)));
+        assert!(lead_holds(9_001, 1_000, ms(100), ms(900)));
+        // Nothing run yet, or no time measured: no rate to judge by.
+        assert!(!lead_holds(10, 0, ms(100), ms(900)));
+        assert!(!lead_holds(10, 1_000, ms(0), ms(900)));
+        // Time up: any lead holds.
+        assert!(lead_holds(1, 1_000, ms(100), ms(0)));
+    }
+
+    #[test]
+    fn the_root_solver_gets_its_share_as_the_game_fills() {
+        use crate::game::hex::Hex;
+        let mut game = Hex::new(9, 9).unwrap();
+        assert_eq!(solver_share(&game), 0.0);
+        // The cells of rows 1 to 3 in order, the colours alternating: no chain crosses.
+        let mut fill = (0..27).map(|k| format!("{}{}", (b'a' + k % 9) as char, k / 9 + 1));
+        for name in fill.by_ref().take(10) {
+            game.play(game.parse_move(&name).unwrap());
+        }
+        // 10 of the usual 40 plies: half the quarter.
+        assert!((solver_share(&game) - 0.125).abs() < 1e-12);
+        for name in fill.take(10) {
+            game.play(game.parse_move(&name).unwrap());
+        }
+        assert_eq!(solver_share(&game), 0.25);
+        // Games of no usual length: a quarter throughout.
+        assert_eq!(solver_share(&TicTacToe::from_moves(&[])), 0.25);
     }
 
     #[test]
