@@ -554,7 +554,8 @@ impl<G: SearchGame> Player<G> {
     }
 
     /// The spec's time for the next move of `game`: its time per move, spread over the game
-    /// by its pace (with half the time earlier moves left unused but under [`Pace::Even`]).
+    /// by its pace (plus half the time earlier moves left unused, except under
+    /// [`Pace::Even`]).
     pub fn own_time(&self, game: &G) -> Option<Duration> {
         let time = self.limits.time?;
         Some(match (self.pace, game.game_length()) {

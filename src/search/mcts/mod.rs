@@ -234,10 +234,10 @@ impl<G: SearchGame> Tree<G> {
 
     /// Runs simulations until `budget` is spent, the deadline comes, the tree reaches
     /// `node_limit` nodes or (one tree searched under a time limit) the choice is settled
-    /// ([`Tree::choice_settled`]). Several threads may run this on one tree at once, without a lock:
-    /// every node on a simulation's path counts its visit on the way down and its result on
-    /// the way back (a virtual loss meanwhile, so the other threads look elsewhere), and a
-    /// leaf is expanded by the one thread that claims it.
+    /// ([`Tree::choice_settled`]). Several threads may run this on one tree at once, without
+    /// a lock: every node on a simulation's path counts its visit on the way down and its
+    /// result on the way back (a virtual loss meanwhile, so the other threads look
+    /// elsewhere), and a leaf is expanded by the one thread that claims it.
     fn simulate(
         &self,
         game: &G,
@@ -512,7 +512,6 @@ impl<G: SearchGame> Tree<G> {
         line
     }
 
-    /// Each root move with its visits, the mover's summed score and its proven value.
     /// Whether the most visited root move stays the choice whatever the rest of the time
     /// brings: its lead over the next move not proven to lose is larger than the
     /// simulations the time left allows at the rate since `started` (when the root had
@@ -538,6 +537,7 @@ impl<G: SearchGame> Tree<G> {
         lead_holds(first - second, run, started.elapsed(), left)
     }
 
+    /// Each root move with its visits, the mover's summed score and its proven value.
     fn root_stats(&self) -> Vec<(G::Move, u32, f64, Option<bool>)> {
         self.nodes
             .slice(self.nodes[0].children())
