@@ -596,13 +596,11 @@ impl<G: SearchGame> Player<G> {
             ..self.limits.clone()
         };
         let limits = own.overridden_by(limits);
-        let started = Instant::now();
+        // Under a pace that carries time, the move's unused time goes to the later ones.
+        let started = (self.pace != Pace::Even).then(Instant::now);
         let decision = self.run_search(game, &limits, rng);
-        if self.pace != Pace::Even {
-            if let Some(allowed) = limits.time {
-                self.banked =
-                    self.banked - self.banked / 2 + allowed.saturating_sub(started.elapsed());
-            }
+        if let (Some(started), Some(allowed)) = (started, limits.time) {
+            self.banked = self.banked - self.banked / 2 + allowed.saturating_sub(started.elapsed());
         }
         decision
     }
