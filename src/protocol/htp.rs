@@ -11,6 +11,7 @@ use super::htp_solver;
 use super::registry::{Command, Identity, Registry};
 use crate::game::hex::{notation, sgf::SgfRecord, Hex, HexMove, SwapRule};
 use crate::game::{Color, Game};
+use crate::search::SearchGame;
 
 /// The Hex engine's session state.
 pub type HexEngine = Engine<Hex>;
@@ -30,8 +31,15 @@ impl ProtocolGame for Hex {
             .with_swap(self.swap_rule())
     }
 
+    /// The side's half of the plies a game of this size usually has left (half the cells
+    /// in all: games end long before the board fills), so that a clock is spent over the
+    /// moves a game has, not over every empty cell; past the usual length, none (the clock's
+    /// share then keeps to its floor of 8 moves).
     fn moves_left_estimate(&self) -> usize {
-        self.board().empty_cells().len().div_ceil(2)
+        let (played, usual) = self
+            .game_length()
+            .expect("a Hex game knows its usual length");
+        usual.saturating_sub(played).div_ceil(2)
     }
 
     fn diagram(&self) -> String {
@@ -431,6 +439,32 @@ mod tests {
             .iter()
             .map(|c| session::respond(&registry, &mut engine, &line::parse(c).unwrap()).text)
             .collect()
+    }
+
+    /// A sudden-death clock is spent over a game of the usual length: each move of Black
+    /// takes its planned share of the time left, and a 9x9 game of 40 plies (the length of
+    /// games against MoHex) leaves some time over but not most of it.
+    #[test]
+    fn a_clock_is_spent_over_a_usual_game() {
+        use crate::search::time_plan::clock_share;
+        let mut game = Hex::new(9, 9).unwrap();
+        assert_eq!(game.moves_left_estimate(), 20, "half of 40 plies");
+        let mut left = 60.0;
+        for ply in 0..40 {
+            if ply % 2 == 0 {
+                let (share, _) = clock_share(left, 0.0, game.moves_left_estimate());
+                left -= share.as_secs_f64();
+            }
+            let mut moves = Vec::new();
+            game.legal_moves(&mut moves);
+            game.play(moves[(ply * 37) % moves.len()]);
+        }
+        let spent = 1.0 - left / 60.0;
+        assert!(
+            (0.75..0.95).contains(&spent),
+            "spent {spent:.2} of the clock"
+        );
+        assert_eq!(game.moves_left_estimate(), 0, "past the usual length");
     }
 
     #[test]
