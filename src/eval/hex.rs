@@ -6,7 +6,6 @@
 //! is ahead; the difference goes through a logistic curve to a value in [0,1].
 
 use super::{evaluate_each, EvalGame, EvalRegistry, Evaluator, Value};
-use crate::game::hex::geometry::neighbours;
 use crate::game::hex::Hex;
 use crate::game::{Color, Game};
 use std::sync::Arc;
@@ -48,11 +47,6 @@ struct Reach {
 
 fn reach(game: &Hex, color: Color) -> Reach {
     let cells = game.cell_count();
-    let (w, h) = (game.width(), game.height());
-    let around = |cell: usize| {
-        let (x, y) = game.xy(cell);
-        neighbours(x, y, w, h).map(move |(nx, ny)| ny * w + nx)
-    };
     // Groups of `color` by flood fill: the empty cells around them and the edges they touch.
     let mut group_of = vec![usize::MAX; cells];
     let mut group_liberties: Vec<Vec<usize>> = Vec::new();
@@ -69,7 +63,7 @@ fn reach(game: &Hex, color: Color) -> Reach {
         while let Some(cell) = stack.pop() {
             edges[0] |= touches_edge(game, color, cell, false);
             edges[1] |= touches_edge(game, color, cell, true);
-            for n in around(cell) {
+            for n in game.neighbour_cells(cell) {
                 match game.stone(n) {
                     Some(c) if c == color && group_of[n] == usize::MAX => {
                         group_of[n] = id;
@@ -90,7 +84,7 @@ fn reach(game: &Hex, color: Color) -> Reach {
         for (side, flags) in edge.iter_mut().enumerate() {
             flags[cell] = touches_edge(game, color, cell, side == 1);
         }
-        for n in around(cell) {
+        for n in game.neighbour_cells(cell) {
             match game.stone(n) {
                 None => list.push(n),
                 Some(c) if c == color => {

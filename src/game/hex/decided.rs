@@ -42,9 +42,7 @@ pub fn virtually_connected(game: &Hex, color: Color) -> bool {
         let mut stack = vec![start];
         group[start] = groups;
         while let Some(c) = stack.pop() {
-            let (x, y) = game.xy(c);
-            for (nx, ny) in neighbours(x, y, w, h) {
-                let n = cell(nx, ny);
+            for n in game.neighbour_cells(c) {
                 if game.stone(n) == Some(color) && group[n] == usize::MAX {
                     group[n] = groups;
                     stack.push(n);
@@ -82,16 +80,14 @@ pub fn virtually_connected(game: &Hex, color: Color) -> bool {
             }
         }
         // Bridges: another group's stone sharing exactly two empty neighbours with this one.
-        let mine: Vec<usize> = neighbours(x, y, w, h).map(|(a, b)| cell(a, b)).collect();
+        let mine: Vec<usize> = game.neighbour_cells(c).collect();
         for &m in mine.iter().filter(|&&m| empty(m)) {
-            let (mx, my) = game.xy(m);
-            for (ox, oy) in neighbours(mx, my, w, h) {
-                let other = cell(ox, oy);
+            for other in game.neighbour_cells(m) {
                 if other <= c || group[other] == usize::MAX || group[other] == group[c] {
                     continue;
                 }
-                let common: Vec<usize> = neighbours(ox, oy, w, h)
-                    .map(|(a, b)| cell(a, b))
+                let common: Vec<usize> = game
+                    .neighbour_cells(other)
                     .filter(|n| mine.contains(n))
                     .collect();
                 if common.len() == 2 && common.iter().all(|&n| empty(n)) && common[0] == m {
