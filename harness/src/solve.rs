@@ -2,6 +2,8 @@
 //! move of an empty board (the solved-opening tables).
 
 use anyhow::{bail, Context};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use tmbot::game::hex::{Hex, HexMove};
 use tmbot::game::{Color, Game};
@@ -27,9 +29,13 @@ pub struct Args {
     /// Seconds each solve may take (0: until solved); unsolved entries print `?`.
     #[arg(long, default_value_t = 0.0)]
     time: f64,
-    /// Positions the solver's table keeps.
+    /// Positions the solver's table keeps (each thread's table, for the openings table).
     #[arg(long, default_value_t = DEFAULT_TABLE_ENTRIES)]
     table_entries: usize,
+    /// Openings solved at once, each thread with its own solver and table (default: every
+    /// core).
+    #[arg(long)]
+    threads: Option<usize>,
 }
 
 /// Runs `arena solve`.
@@ -41,8 +47,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         time: (args.time > 0.0).then(|| Duration::from_secs_f64(args.time)),
         ..Limits::default()
     };
-    let mut solver = Dfpn::new(args.table_entries);
     if let Some(text) = &args.position {
+        let mut solver = Dfpn::new(args.table_entries);
         let game = Hex::from_position_text(text).context("--position")?;
         Dfpn::check_board(&game).map_err(anyhow::Error::msg)?;
         let started = Instant::now();
@@ -61,44 +67,77 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let width = args.width.unwrap_or(args.size);
     let height = args.height.unwrap_or(args.size);
-    let mut game = Hex::new(width, height).map_err(|e| anyhow::anyhow!("board: {e}"))?;
+    let game = Hex::new(width, height).map_err(|e| anyhow::anyhow!("board: {e}"))?;
     Dfpn::check_board(&game).map_err(anyhow::Error::msg)?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, width * height);
     println!("{width}x{height}: the result for Black of each first move (B wins, w loses; Black joins top and bottom)");
     let started = Instant::now();
+    let cells = width * height;
+    // Each thread takes the next opening in table order, so the longest ones share the
+    // threads; a thread's table serves all the openings it solves.
+    let next = AtomicUsize::new(0);
+    let results = Mutex::new(vec![None; cells]);
+    let stored: usize = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                let (next, results, limits) = (&next, &results, &limits);
+                scope.spawn(move || {
+                    let mut game = Hex::new(width, height).expect("checked above");
+                    let mut solver = Dfpn::new(args.table_entries);
+                    loop {
+                        let cell = next.fetch_add(1, Ordering::Relaxed);
+                        if cell >= cells {
+                            break;
+                        }
+                        let opening = Instant::now();
+                        game.play(HexMove::Cell(cell as u16));
+                        let proof = solver.solve(&game, limits);
+                        game.undo();
+                        eprintln!(
+                            "{}: {} expansions, {:.2} s",
+                            game.cell_name(cell),
+                            proof.expansions,
+                            opening.elapsed().as_secs_f64()
+                        );
+                        results.lock().expect("no solver thread panics")[cell] =
+                            Some((proof.winner, proof.expansions));
+                    }
+                    solver.table_entries()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|worker| {
+                worker
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .sum()
+    });
+    let results = results.into_inner().expect("no solver thread panics");
     let mut expansions = 0;
-    let mut rows = Vec::new();
-    for y in 0..height {
-        let mut row = String::new();
-        for x in 0..width {
-            let cell = game.cell(x, y);
-            let opening = Instant::now();
-            game.play(HexMove::Cell(cell as u16));
-            let proof = solver.solve(&game, &limits);
-            game.undo();
-            expansions += proof.expansions;
-            row.push(match proof.winner {
-                Some(Color::Black) => 'B',
-                Some(Color::White) => 'w',
-                None => '?',
-            });
-            eprintln!(
-                "{}: {} expansions, {:.2} s",
-                game.cell_name(cell),
-                proof.expansions,
-                opening.elapsed().as_secs_f64()
-            );
-        }
-        rows.push(row);
-    }
-    for row in &rows {
-        let spaced: Vec<String> = row.chars().map(String::from).collect();
-        println!("{}", spaced.join(" "));
+    for row in results.chunks(width) {
+        let marks: Vec<&str> = row
+            .iter()
+            .map(|result| {
+                let (winner, count) = result.expect("every opening solved or left open");
+                expansions += count;
+                match winner {
+                    Some(Color::Black) => "B",
+                    Some(Color::White) => "w",
+                    None => "?",
+                }
+            })
+            .collect();
+        println!("{}", marks.join(" "));
     }
     println!(
-        "{} openings, {expansions} expansions, {:.1} s, {} positions stored",
-        width * height,
+        "{cells} openings, {expansions} expansions, {:.1} s on {threads} thread(s), {stored} positions stored",
         started.elapsed().as_secs_f64(),
-        solver.table_entries()
     );
     Ok(())
 }
