@@ -76,8 +76,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     println!("{width}x{height}: the result for Black of each first move (B wins, w loses; Black joins top and bottom)");
     let started = Instant::now();
     let cells = width * height;
-    // Each thread takes the next opening in table order, so the longest ones share the
-    // threads; a thread's table serves all the openings it solves.
+    // Each thread takes the next opening left in table order (a long solve holds up only
+    // its own thread); a thread's table serves every opening it solves.
     let next = AtomicUsize::new(0);
     let results = Mutex::new(vec![None; cells]);
     let stored: usize = std::thread::scope(|scope| {
