@@ -3,7 +3,6 @@
 
 use anyhow::{bail, Context};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use tmbot::game::hex::{Hex, HexMove};
 use tmbot::game::{Color, Game};
@@ -79,14 +78,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     // Each thread takes the next opening left in table order (a long solve holds up only
     // its own thread); a thread's table serves every opening it solves.
     let next = AtomicUsize::new(0);
-    let results = Mutex::new(vec![None; cells]);
-    let stored: usize = std::thread::scope(|scope| {
+    let mut marks = vec!["?"; cells];
+    let (mut expansions, mut stored) = (0, 0);
+    std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
-                let (next, results, limits) = (&next, &results, &limits);
+                let (next, limits) = (&next, &limits);
                 scope.spawn(move || {
                     let mut game = Hex::new(width, height).expect("checked above");
                     let mut solver = Dfpn::new(args.table_entries);
+                    let mut solved = Vec::new();
                     loop {
                         let cell = next.fetch_add(1, Ordering::Relaxed);
                         if cell >= cells {
@@ -102,38 +103,29 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                             proof.expansions,
                             opening.elapsed().as_secs_f64()
                         );
-                        results.lock().expect("no solver thread panics")[cell] =
-                            Some((proof.winner, proof.expansions));
+                        solved.push((cell, proof.winner, proof.expansions));
                     }
-                    solver.table_entries()
+                    (solved, solver.table_entries())
                 })
             })
             .collect();
-        workers
-            .into_iter()
-            .map(|worker| {
-                worker
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .sum()
-    });
-    let results = results.into_inner().expect("no solver thread panics");
-    let mut expansions = 0;
-    for row in results.chunks(width) {
-        let marks: Vec<&str> = row
-            .iter()
-            .map(|result| {
-                let (winner, count) = result.expect("every opening solved or left open");
+        for worker in workers {
+            let (solved, entries) = worker
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            stored += entries;
+            for (cell, winner, count) in solved {
                 expansions += count;
-                match winner {
+                marks[cell] = match winner {
                     Some(Color::Black) => "B",
                     Some(Color::White) => "w",
                     None => "?",
-                }
-            })
-            .collect();
-        println!("{}", marks.join(" "));
+                };
+            }
+        }
+    });
+    for row in marks.chunks(width) {
+        println!("{}", row.join(" "));
     }
     println!(
         "{cells} openings, {expansions} expansions, {:.1} s on {threads} thread(s), {stored} positions stored",
