@@ -105,7 +105,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         test.len()
     );
     let model = MovePatterns::fit(&train, options);
-    for (name, set) in [("fitted", &train), ("held out", &test)] {
+    let built_in = MovePatterns::built_in();
+    for (name, model, set) in [
+        ("fitted", &model, &train),
+        ("held out", &model, &test),
+        ("built-in weights, held out", built_in, &test),
+    ] {
         if set.is_empty() {
             continue;
         }

@@ -10,7 +10,7 @@ use crate::game::Color;
 use crate::rng::Rng;
 use crate::search::alphabeta::{score_value, AlphaBeta};
 use crate::search::avgtree::{self, AvgTreeConfig};
-use crate::search::mcts::{Mcts, MctsConfig, Prior};
+use crate::search::mcts::{BiasDecay, Mcts, MctsConfig, Prior};
 use crate::search::time_plan::{front_loaded, Pace};
 use crate::search::{flatmc, greedy, Decision, Limits, SearchGame};
 use book::MoveBook;
@@ -139,6 +139,11 @@ pub const PLAYERS: &[PlayerKind] = &[
                 "progressive bias W from the game's move priors (Hex: move patterns learned \
                  from MoHex's games): a child of chance p gains W p / (visits + 1), and \
                  unvisited children are valued at their AMAF mean (default 0: off)",
+            ),
+            (
+                "decay",
+                "how the progressive bias fades: visits (W p / (visits + 1), the default) or \
+                 sqrt (W p / sqrt(visits + 1))",
             ),
             (
                 "eval",
@@ -401,6 +406,13 @@ impl<G: SearchGame> Player<G> {
                     mcts.bias = read(key, value, |v| match finite(v)? {
                         b if b >= 0.0 => Ok(b),
                         _ => Err("the bias must be a finite number of at least 0".into()),
+                    })?
+                }
+                "decay" => {
+                    mcts.bias_decay = read(key, value, |v| match v {
+                        "visits" => Ok(BiasDecay::Visits),
+                        "sqrt" => Ok(BiasDecay::SqrtVisits),
+                        _ => Err(format!("'{v}' is neither visits nor sqrt")),
                     })?
                 }
                 "solver" => mcts.solver = read(key, value, |v| bounded(v, 0, MAX_NODES))?,
@@ -774,6 +786,7 @@ mod tests {
         assert_eq!(error("mcts:c=-1").part, "c=-1");
         assert_eq!(error("mcts:bias=-1").part, "bias=-1");
         assert_eq!(error("mcts:bias=lots").part, "bias=lots");
+        assert_eq!(error("mcts:decay=fast").part, "decay=fast");
         assert_eq!(error("mcts:parallel=leaf").part, "parallel=leaf");
     }
 

@@ -17,7 +17,8 @@ use super::{argmax_random_tie, Deadline, Limits, NodeKnowledge, RootKnowledge, S
 use crate::eval::Evaluator;
 use crate::game::{Color, Game};
 use crate::rng::{self, Rng};
-use node::Arena;
+pub use node::BiasDecay;
+use node::{Arena, Scoring};
 use rand::seq::SliceRandom;
 use rand::Rng as _;
 use std::collections::HashMap;
@@ -70,6 +71,8 @@ pub struct MctsConfig<G: Game> {
     /// child is valued at its AMAF mean (0.5 without one) instead of being tried first
     /// (0: off).
     pub bias: f64,
+    /// How the progressive bias fades with a child's visits (`/ (visits + 1)` by default).
+    pub bias_decay: BiasDecay,
     /// Proven wins and losses are propagated up the tree (MCTS-solver): a finished game is
     /// proven, a node is lost for its mover once one reply is proven to win and won once
     /// every reply is proven to lose; selection passes over moves proven to lose, a
@@ -105,6 +108,14 @@ impl<G: Game> MctsConfig<G> {
     fn proofs(&self) -> bool {
         self.prove || self.knowledge > 0
     }
+
+    /// The terms of the nodes' selection values.
+    fn scoring(&self) -> Scoring {
+        Scoring {
+            rave: self.rave,
+            bias_decay: self.bias_decay,
+        }
+    }
 }
 
 impl<G: Game> Default for MctsConfig<G> {
@@ -122,6 +133,7 @@ impl<G: Game> Default for MctsConfig<G> {
             expand_after: 2,
             prior: None,
             bias: 0.0,
+            bias_decay: BiasDecay::Visits,
             prove: false,
             knowledge: 0,
             solver: 0,
@@ -247,7 +259,7 @@ impl<G: SearchGame> Tree<G> {
         deadline: &Deadline,
         rng: &mut Rng,
     ) {
-        let rave = config.rave;
+        let scoring = config.scoring();
         let mut path = Vec::with_capacity(64);
         let mut moves = Vec::new();
         let mut trace = Vec::new();
@@ -280,7 +292,7 @@ impl<G: SearchGame> Tree<G> {
             // Selection.
             path.clear();
             path.push(0usize);
-            self.nodes[0].add_visit(rave);
+            self.nodes[0].add_visit(scoring);
             let mut index = 0;
             while self.nodes[index].has_children()
                 && !(prove && self.nodes[index].proof().is_some())
@@ -288,7 +300,7 @@ impl<G: SearchGame> Tree<G> {
                 index = self.select(index, config);
                 position.play(self.nodes[index].child_move());
                 path.push(index);
-                if self.nodes[index].add_visit(rave) == config.knowledge {
+                if self.nodes[index].add_visit(scoring) == config.knowledge {
                     self.apply_knowledge(index, &position);
                 }
             }
@@ -314,10 +326,10 @@ impl<G: SearchGame> Tree<G> {
                 let mover = position.side_to_move();
                 let made = self.nodes.expand(index, &moves, mover, |k, child| {
                     if let Some((visits, scores)) = &prior {
-                        child.set_prior(*visits, scores[k], rave);
+                        child.set_prior(*visits, scores[k], scoring);
                     }
                     if biased {
-                        child.set_bias((config.bias * chances[k]) as f32, rave);
+                        child.set_bias((config.bias * chances[k]) as f32, scoring);
                     }
                 });
                 if made && !moves.is_empty() {
@@ -325,7 +337,7 @@ impl<G: SearchGame> Tree<G> {
                     index = self.select(index, config);
                     position.play(self.nodes[index].child_move());
                     path.push(index);
-                    self.nodes[index].add_visit(rave);
+                    self.nodes[index].add_visit(scoring);
                     outcome = position.outcome();
                 }
             }
@@ -358,7 +370,7 @@ impl<G: SearchGame> Tree<G> {
                 position
                     .pattern_playout(rng, G::PLAYOUT_CAP, &mut trace, config.weighted_playouts)
                     .map_or(0.5, |o| o.score_for(Color::Black))
-            } else if rave.is_some() {
+            } else if scoring.rave.is_some() {
                 position
                     .traced_playout(rng, G::PLAYOUT_CAP, &mut trace)
                     .map_or(0.5, |o| o.score_for(Color::Black))
@@ -370,7 +382,7 @@ impl<G: SearchGame> Tree<G> {
             if proof.is_some() {
                 self.propagate_proof(&path);
             }
-            self.backpropagate(&position, &path, black_score, rave, &trace, &mut amaf);
+            self.backpropagate(&position, &path, black_score, scoring, &trace, &mut amaf);
             for _ in 1..path.len() {
                 position.undo();
             }
@@ -455,7 +467,7 @@ impl<G: SearchGame> Tree<G> {
         game: &G,
         path: &[usize],
         black_score: f64,
-        rave: Option<f64>,
+        scoring: Scoring,
         trace: &[(Color, G::Move)],
         amaf: &mut FirstPlays<G::Move>,
     ) {
@@ -463,7 +475,7 @@ impl<G: SearchGame> Tree<G> {
             Color::Black => black_score,
             Color::White => 1.0 - black_score,
         };
-        if rave.is_some() {
+        if scoring.rave.is_some() {
             // The colour that first played each move below the current node.
             amaf.clear();
             for &(color, mv) in trace.iter().rev() {
@@ -472,18 +484,18 @@ impl<G: SearchGame> Tree<G> {
         }
         for &index in path.iter().rev() {
             let node = &self.nodes[index];
-            if rave.is_some() {
+            if scoring.rave.is_some() {
                 for child in self.nodes.slice(node.children()) {
                     let (mv, mover) = child.child_head();
                     if amaf.get(game, mv) == Some(mover) {
-                        child.add_amaf(score_for(mover), rave);
+                        child.add_amaf(score_for(mover), scoring);
                     }
                 }
                 if let Some(mv) = node.mv() {
                     amaf.insert(game, mv, node.mover());
                 }
             }
-            node.add_result(score_for(node.mover()), rave);
+            node.add_result(score_for(node.mover()), scoring);
         }
     }
 

@@ -29,6 +29,23 @@ const SCORE_ONE: f64 = (1u64 << 20) as f64;
 /// Bits of `bias` meaning "no bias" (a NaN no finite bias has).
 const NO_BIAS: u32 = u32::MAX;
 
+/// How the progressive bias `W p` of a node fades as the node is visited.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BiasDecay {
+    /// `W p / (visits + 1)`.
+    Visits,
+    /// `W p / sqrt(visits + 1)`: the bias fades more slowly and steers the tree longer.
+    SqrtVisits,
+}
+
+/// What a node's selection value is made of beside its mean: the RAVE equivalence
+/// parameter k (`None`: no RAVE) and how its progressive bias fades.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Scoring {
+    pub rave: Option<f64>,
+    pub bias_decay: BiasDecay,
+}
+
 /// One position of the tree: the move leading to it and its statistics.
 pub(super) struct Node<M> {
     /// The move leading here (`None` at the root) and the colour that played it; set once,
@@ -159,54 +176,54 @@ impl<M: Copy> Node<M> {
     }
 
     /// Gives a new node `visits` visits worth `score` each (a prior).
-    pub(super) fn set_prior(&self, visits: u32, score: f64, rave: Option<f64>) {
+    pub(super) fn set_prior(&self, visits: u32, score: f64, scoring: Scoring) {
         self.visits.store(visits, Relaxed);
         self.wins.store(fixed(f64::from(visits) * score), Relaxed);
-        self.refresh(rave);
+        self.refresh(scoring);
     }
 
     /// Sets the progressive bias of a new node.
-    pub(super) fn set_bias(&self, bias: f32, rave: Option<f64>) {
+    pub(super) fn set_bias(&self, bias: f32, scoring: Scoring) {
         self.bias.store(bias.to_bits(), Relaxed);
-        self.refresh(rave);
+        self.refresh(scoring);
     }
 
     /// Counts a visit whose result is not known yet (a virtual loss until it is); returns
     /// the visits counted with it (one thread sees each count).
-    pub(super) fn add_visit(&self, rave: Option<f64>) -> u32 {
+    pub(super) fn add_visit(&self, scoring: Scoring) -> u32 {
         let visits = self.visits.fetch_add(1, Relaxed) + 1;
-        self.refresh(rave);
+        self.refresh(scoring);
         visits
     }
 
     /// Adds the result of a visit already counted.
-    pub(super) fn add_result(&self, score: f64, rave: Option<f64>) {
+    pub(super) fn add_result(&self, score: f64, scoring: Scoring) {
         self.wins.fetch_add(fixed(score), Relaxed);
-        self.refresh_value(self.visits.load(Relaxed), rave);
+        self.refresh_value(self.visits.load(Relaxed), scoring);
     }
 
     /// Adds an all-moves-as-first result (RAVE; not atomic, see the module's notes).
-    pub(super) fn add_amaf(&self, score: f64, rave: Option<f64>) {
+    pub(super) fn add_amaf(&self, score: f64, scoring: Scoring) {
         self.amaf_visits
             .store(self.amaf_visits.load(Relaxed) + 1, Relaxed);
         self.amaf_wins
             .store(self.amaf_wins.load(Relaxed) + fixed(score), Relaxed);
-        self.refresh_value(self.visits.load(Relaxed), rave);
+        self.refresh_value(self.visits.load(Relaxed), scoring);
     }
 
     /// Recomputes the cached selection terms from the statistics (racing threads may each
     /// store theirs: the next update puts it right).
-    fn refresh(&self, rave: Option<f64>) {
+    fn refresh(&self, scoring: Scoring) {
         let visits = self.visits.load(Relaxed);
         if visits > 0 {
             let explore = 1.0 / f64::from(visits).sqrt();
             self.explore.store(explore.to_bits(), Relaxed);
         }
-        self.refresh_value(visits, rave);
+        self.refresh_value(visits, scoring);
     }
 
     /// Recomputes the cached selection value alone (the visits did not change).
-    fn refresh_value(&self, visits: u32, rave: Option<f64>) {
+    fn refresh_value(&self, visits: u32, scoring: Scoring) {
         let amaf_visits = self.amaf_visits.load(Relaxed);
         let amaf = (amaf_visits > 0)
             .then(|| self.amaf_wins.load(Relaxed) as f64 / (SCORE_ONE * f64::from(amaf_visits)));
@@ -222,7 +239,7 @@ impl<M: Copy> Node<M> {
         } else {
             let n = f64::from(visits);
             let mean = self.wins.load(Relaxed) as f64 / (SCORE_ONE * n);
-            match (rave, amaf) {
+            match (scoring.rave, amaf) {
                 (Some(k), Some(amaf)) => {
                     let beta = (k / (3.0 * n + k)).sqrt();
                     (1.0 - beta) * mean + beta * amaf
@@ -231,7 +248,14 @@ impl<M: Copy> Node<M> {
             }
         };
         let value = match bias {
-            Some(bias) => value + bias / f64::from(visits + 1),
+            Some(bias) => {
+                let visited = f64::from(visits + 1);
+                value
+                    + match scoring.bias_decay {
+                        BiasDecay::Visits => bias / visited,
+                        BiasDecay::SqrtVisits => bias / visited.sqrt(),
+                    }
+            }
             None => value,
         };
         self.value.store(value.to_bits(), Relaxed);
@@ -435,6 +459,42 @@ impl<M> std::ops::Index<usize> for Arena<M> {
 mod tests {
     use super::*;
 
+    /// The scoring of RAVE `rave` with the bias fading by the visits.
+    fn scoring(rave: Option<f64>) -> Scoring {
+        Scoring {
+            rave,
+            bias_decay: BiasDecay::Visits,
+        }
+    }
+
+    #[test]
+    fn the_bias_fades_by_the_visits_or_their_square_root() {
+        for (bias_decay, fade) in [
+            (BiasDecay::Visits, 1.0 / 4.0),
+            (BiasDecay::SqrtVisits, 1.0 / 2.0),
+        ] {
+            let scoring = Scoring {
+                rave: None,
+                bias_decay,
+            };
+            let arena = Arena::<u16>::with_root(FIRST_CHUNK, Color::White);
+            let node = &arena[0];
+            node.set_bias(2.0, scoring);
+            assert_eq!(
+                node.score(0.0),
+                2.5,
+                "unvisited: the AMAF default and the whole bias"
+            );
+            for score in [1.0, 0.0, 1.0] {
+                node.add_visit(scoring);
+                node.add_result(score, scoring);
+            }
+            // Three visits, two won: 2/3 and the bias 2 over 4 or over 2.
+            let expected = 2.0 / 3.0 + 2.0 * fade;
+            assert!((node.score(0.0) - expected).abs() < 1e-9, "{bias_decay:?}");
+        }
+    }
+
     #[test]
     fn chunks_double_and_are_located_exactly() {
         let mut index = 0;
@@ -472,16 +532,16 @@ mod tests {
         let arena = Arena::<u16>::with_root(4 * FIRST_CHUNK, Color::White);
         assert!(arena[0].claim_expansion());
         assert!(arena.expand(0, &[7, 8], Color::Black, |k, node| {
-            node.set_prior(10, 0.1 * (k + 1) as f64, None)
+            node.set_prior(10, 0.1 * (k + 1) as f64, scoring(None))
         }));
         assert!(!arena[0].claim_expansion(), "a node is expanded once");
         let second = arena[0].children().nth(1).unwrap();
         assert!(arena[second].claim_expansion());
         assert!(arena.expand(second, &[3, 4, 5], Color::White, |_, _| {}));
         for child in arena[second].children() {
-            arena[child].add_visit(Some(100.0));
-            arena[child].add_result(1.0, Some(100.0));
-            arena[child].add_amaf(0.5, Some(100.0));
+            arena[child].add_visit(scoring(Some(100.0)));
+            arena[child].add_result(1.0, scoring(Some(100.0)));
+            arena[child].add_amaf(0.5, scoring(Some(100.0)));
         }
         let copy = arena.subtree(second);
         assert_eq!(copy.len(), 4);
