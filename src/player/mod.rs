@@ -137,7 +137,7 @@ pub const PLAYERS: &[PlayerKind] = &[
             (
                 "bias",
                 "progressive bias W from the game's move priors (Hex: move patterns learned \
-                 from MoHex's games): a child of chance p gains W p / (visits + 1), and \
+                 from MoHex's games): a child of chance p gains W p, faded by decay=, and \
                  unvisited children are valued at their AMAF mean (default 0: off)",
             ),
             (

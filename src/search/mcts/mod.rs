@@ -67,9 +67,9 @@ pub struct MctsConfig<G: Game> {
     /// evaluator's value of their position.
     pub prior: Option<Prior<G>>,
     /// Progressive bias from the game's move priors ([`SearchGame::move_priors`]): a child
-    /// with chance p scores `bias * p / (visits + 1)` on top of its value, and an unvisited
-    /// child is valued at its AMAF mean (0.5 without one) instead of being tried first
-    /// (0: off).
+    /// with chance p scores `bias * p`, faded by [`MctsConfig::bias_decay`], on top of its
+    /// value, and an unvisited child is valued at its AMAF mean (0.5 without one) instead
+    /// of being tried first (0: off).
     pub bias: f64,
     /// How the progressive bias fades with a child's visits (`/ (visits + 1)` by default).
     pub bias_decay: BiasDecay,

@@ -38,6 +38,17 @@ pub enum BiasDecay {
     SqrtVisits,
 }
 
+impl BiasDecay {
+    /// The share of the bias left after `visits` visits.
+    fn fade(self, visits: u32) -> f64 {
+        let visited = f64::from(visits + 1);
+        match self {
+            BiasDecay::Visits => 1.0 / visited,
+            BiasDecay::SqrtVisits => 1.0 / visited.sqrt(),
+        }
+    }
+}
+
 /// What a node's selection value is made of beside its mean: the RAVE equivalence
 /// parameter k (`None`: no RAVE) and how its progressive bias fades.
 #[derive(Clone, Copy, Debug)]
@@ -248,14 +259,7 @@ impl<M: Copy> Node<M> {
             }
         };
         let value = match bias {
-            Some(bias) => {
-                let visited = f64::from(visits + 1);
-                value
-                    + match scoring.bias_decay {
-                        BiasDecay::Visits => bias / visited,
-                        BiasDecay::SqrtVisits => bias / visited.sqrt(),
-                    }
-            }
+            Some(bias) => value + bias * scoring.bias_decay.fade(visits),
             None => value,
         };
         self.value.store(value.to_bits(), Relaxed);
