@@ -76,6 +76,7 @@ fn mcts_finds_the_only_winning_move() {
             "mcts:playouts=20000",
             "mcts:playouts=20000,rave=300",
             "mcts:playouts=20000,patterns=on,threads=2",
+            "mcts:playouts=20000,patterns=prune",
         ] {
             let mut player = Player::<Hex>::from_spec(spec).unwrap();
             let chosen = player.choose(&game, &Limits::default(), &mut seeded(5));

@@ -12,7 +12,7 @@ use crate::search::alphabeta::{score_value, AlphaBeta};
 use crate::search::avgtree::{self, AvgTreeConfig};
 use crate::search::mcts::{BiasDecay, Mcts, MctsConfig, Prior};
 use crate::search::time_plan::{front_loaded, Pace};
-use crate::search::{flatmc, greedy, Decision, Limits, SearchGame};
+use crate::search::{flatmc, greedy, Decision, Limits, SearchGame, TreePatterns};
 use book::MoveBook;
 use spec::{parse_duration, parse_switch, Spec, SpecError};
 use std::sync::Arc;
@@ -151,7 +151,10 @@ pub const PLAYERS: &[PlayerKind] = &[
             ),
             (
                 "patterns",
-                "use the game's move patterns, on/off (default off)",
+                "the game's move patterns at the tree's nodes: prune (leave out the moves \
+                 that cannot matter: Hex's dead cells and captured pairs), forced (also \
+                 answer a forcing pattern with its reply alone: Hex answers an intrusion \
+                 into a bridge at once), on (forced) or off (the default)",
             ),
             (
                 "playout",
@@ -382,7 +385,17 @@ impl<G: SearchGame> Player<G> {
                         },
                     })?
                 }
-                "patterns" => mcts.patterns = read(key, value, parse_switch)?,
+                "patterns" => {
+                    mcts.patterns = read(key, value, |v| match v {
+                        "prune" => Ok(TreePatterns::Prune),
+                        "forced" => Ok(TreePatterns::Forced),
+                        _ => match parse_switch(v) {
+                            Ok(true) => Ok(TreePatterns::Forced),
+                            Ok(false) => Ok(TreePatterns::Off),
+                            Err(_) => Err(format!("'{v}' is neither on, off, prune nor forced")),
+                        },
+                    })?
+                }
                 "playout" => {
                     (mcts.pattern_playouts, mcts.weighted_playouts) =
                         read(key, value, |v| match v {
@@ -759,7 +772,8 @@ mod tests {
             "alphabeta:nodes=2000",
             "mcts:playouts=500,c=2,rave=on,patterns=off,threads=2,reuse=on,expand=1",
             "mcts:playouts=200,eval=random",
-            "mcts:playouts=300,playout=patterns,rave=300",
+            "mcts:playouts=300,playout=patterns,rave=300,patterns=prune",
+            "mcts:playouts=300,patterns=forced",
             "mcts:playouts=400,threads=2,parallel=tree,reuse=on,prove=on",
             "flatmc:playouts=300",
         ] {
@@ -787,6 +801,7 @@ mod tests {
         assert_eq!(error("mcts:bias=-1").part, "bias=-1");
         assert_eq!(error("mcts:bias=lots").part, "bias=lots");
         assert_eq!(error("mcts:decay=fast").part, "decay=fast");
+        assert_eq!(error("mcts:patterns=some").part, "patterns=some");
         assert_eq!(error("mcts:parallel=leaf").part, "parallel=leaf");
     }
 

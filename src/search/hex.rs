@@ -4,7 +4,7 @@
 //! [`crate::game::hex::inferior`]).
 
 use super::dfpn::{self, Dfpn, Status};
-use super::{Limits, NodeKnowledge, RootKnowledge, SearchGame};
+use super::{Limits, NodeKnowledge, RootKnowledge, SearchGame, TreePatterns};
 use crate::game::hex::inferior::inferior_cells;
 use crate::game::hex::move_patterns::MovePatterns;
 use crate::game::hex::playout::bridge_playout;
@@ -221,14 +221,14 @@ impl SearchGame for Hex {
         Some((cells - self.board().empty_cells().len(), cells / 2))
     }
 
-    fn candidate_moves(&self, moves: &mut Vec<HexMove>, patterns: bool) {
+    fn candidate_moves(&self, moves: &mut Vec<HexMove>, patterns: TreePatterns) {
         self.legal_moves(moves);
-        if !patterns || moves.is_empty() {
+        if patterns == TreePatterns::Off || moves.is_empty() {
             return;
         }
         let me = self.side_to_move();
         if let Some((mover, HexMove::Cell(last))) = self.last_move() {
-            if mover != me {
+            if mover != me && patterns == TreePatterns::Forced {
                 let replies = bridge_replies(self, me, last as usize);
                 if !replies.is_empty() {
                     *moves = replies;
@@ -265,10 +265,46 @@ mod tests {
         // (x+1,y) and (x,y+1)). White intrudes at d2; Black's only candidate is c3.
         let g = game(5, &["c2", "a5", "d3", "d2"]);
         let mut moves = Vec::new();
-        g.candidate_moves(&mut moves, true);
+        g.candidate_moves(&mut moves, TreePatterns::Forced);
         assert_eq!(names(&g, &moves), vec!["c3"]);
-        g.candidate_moves(&mut moves, false);
+        g.candidate_moves(&mut moves, TreePatterns::Off);
         assert_eq!(moves.len(), 25 - 4);
+        // Pruning alone leaves the intrusion unanswered: c3 is one move among others.
+        g.candidate_moves(&mut moves, TreePatterns::Prune);
+        assert!(moves.len() > 1 && names(&g, &moves).contains(&"c3".to_string()));
+    }
+
+    #[test]
+    fn a_forced_bridge_reply_can_lose_where_pruning_keeps_the_win() {
+        // A 9x9 game against MoHex 2.0: White's b5 intrudes into Black's bridge b4-c5
+        // (over b5 and c4). Black wins (d5 wins), but the bridge's reply c4 loses: White
+        // then wins with b6. A tree that answers the intrusion at once never sees d5.
+        let moves = [
+            "h3", "h2", "g3", "g2", "e3", "c7", "d7", "e5", "f3", "f6", "g6", "g5", "i4", "h5",
+            "i5", "h6", "i6", "h8", "h7", "g8", "g7", "f8", "f7", "e8", "b8", "f1", "d2", "d3",
+            "b4", "c3", "b3", "b2", "c2", "e7", "c5", "c6", "a7", "b5",
+        ];
+        let g = game(9, &moves);
+        let unlimited = Limits::default();
+        let winner = |position: &Hex| Dfpn::default().solve(position, &unlimited).winner;
+        assert_eq!(winner(&g), Some(Color::Black));
+        let mut forced = Vec::new();
+        g.candidate_moves(&mut forced, TreePatterns::Forced);
+        assert_eq!(names(&g, &forced), vec!["c4"]);
+        let mut after = g.clone();
+        after.play(forced[0]);
+        assert_eq!(winner(&after), Some(Color::White));
+        let mut pruned = Vec::new();
+        g.candidate_moves(&mut pruned, TreePatterns::Prune);
+        let d5 = g.parse_move("d5").unwrap();
+        assert!(
+            pruned.contains(&d5) && pruned.len() > 1,
+            "{:?}",
+            names(&g, &pruned)
+        );
+        let mut won = g.clone();
+        won.play(d5);
+        assert_eq!(winner(&won), Some(Color::Black));
     }
 
     #[test]
@@ -404,7 +440,7 @@ mod tests {
         // bias the first child is the first of a shuffle, which varies with the seed.
         let position = game(9, &["e5", "d6", "f3"]);
         let mut moves = Vec::new();
-        position.candidate_moves(&mut moves, true);
+        position.candidate_moves(&mut moves, TreePatterns::Forced);
         let mut chances = Vec::new();
         assert!(position.move_priors(&moves, &mut chances));
         assert!((chances.iter().sum::<f64>() - 1.0).abs() < 1e-9);
@@ -436,11 +472,11 @@ mod tests {
         let g = game(5, &["e5", "c2", "e4", "c1", "e3", "b1", "d5", "a2"]);
         assert!(is_dead(&g, g.cell(1, 1)));
         let mut moves = Vec::new();
-        g.candidate_moves(&mut moves, true);
+        g.candidate_moves(&mut moves, TreePatterns::Forced);
         assert!(!names(&g, &moves).contains(&"b2".to_string()));
         // Black b2's bridge to the top edge (b1, c1) is a captured pair: White's move.
         let g = game(5, &["b2", "e5", "d3"]);
-        g.candidate_moves(&mut moves, true);
+        g.candidate_moves(&mut moves, TreePatterns::Forced);
         let names = names(&g, &moves);
         assert!(!names.contains(&"b1".to_string()) && !names.contains(&"c1".to_string()));
         assert!(names.contains(&"c3".to_string()), "{names:?}");

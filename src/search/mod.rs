@@ -83,6 +83,21 @@ impl<M> Default for RootKnowledge<M> {
     }
 }
 
+/// Which of the game's move patterns MCTS applies when it expands a node
+/// ([`SearchGame::candidate_moves`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TreePatterns {
+    /// Every legal move.
+    #[default]
+    Off,
+    /// The moves that cannot matter are left out (Hex: dead cells and captured pairs).
+    Prune,
+    /// Also, a forcing pattern's reply is the only move (Hex: an intrusion into a bridge is
+    /// answered at once). A forced reply is usually right, not always: a node whose
+    /// winning move lies elsewhere is then misjudged.
+    Forced,
+}
+
 /// What a game's own analysis proves about a position for its side to move
 /// ([`SearchGame::node_knowledge`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -222,10 +237,10 @@ pub trait SearchGame: EvalGame {
         None
     }
 
-    /// The moves MCTS should consider. With `patterns`, games may answer forced patterns
-    /// (a single move) or leave out moves that cannot matter; the default is every legal
-    /// move.
-    fn candidate_moves(&self, moves: &mut Vec<Self::Move>, patterns: bool) {
+    /// The moves MCTS should consider: as `patterns` says, games may leave out moves that
+    /// cannot matter or answer forcing patterns with a single move; the default is every
+    /// legal move.
+    fn candidate_moves(&self, moves: &mut Vec<Self::Move>, patterns: TreePatterns) {
         let _ = patterns;
         self.legal_moves(moves);
     }

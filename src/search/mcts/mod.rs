@@ -13,7 +13,9 @@
 
 mod node;
 
-use super::{argmax_random_tie, Deadline, Limits, NodeKnowledge, RootKnowledge, SearchGame};
+use super::{
+    argmax_random_tie, Deadline, Limits, NodeKnowledge, RootKnowledge, SearchGame, TreePatterns,
+};
 use crate::eval::Evaluator;
 use crate::game::{Color, Game};
 use crate::rng::{self, Rng};
@@ -45,8 +47,8 @@ pub struct MctsConfig<G: Game> {
     pub rave: Option<f64>,
     /// Evaluator used at the leaf instead of a random playout.
     pub evaluator: Option<Arc<dyn Evaluator<G>>>,
-    /// Use the game's move patterns at expansion ([`SearchGame::candidate_moves`]).
-    pub patterns: bool,
+    /// The game's move patterns applied at expansion ([`SearchGame::candidate_moves`]).
+    pub patterns: TreePatterns,
     /// Play out with the game's playout patterns ([`SearchGame::pattern_playout`]) instead
     /// of uniformly random moves.
     pub pattern_playouts: bool,
@@ -124,7 +126,7 @@ impl<G: Game> Default for MctsConfig<G> {
             c: 0.25,
             rave: None,
             evaluator: None,
-            patterns: false,
+            patterns: TreePatterns::Off,
             pattern_playouts: false,
             weighted_playouts: false,
             threads: 1,
