@@ -386,7 +386,7 @@ impl<G: SearchGame> Player<G> {
                     })?
                 }
                 "patterns" => {
-                    mcts.patterns = read(key, value, |v| match v {
+                    mcts.patterns = read(key, value, |v| match v.to_ascii_lowercase().as_str() {
                         "prune" => Ok(TreePatterns::Prune),
                         "forced" => Ok(TreePatterns::Forced),
                         _ => match parse_switch(v) {

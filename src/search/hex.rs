@@ -1,7 +1,7 @@
 //! Hex search knowledge: playouts traced from the filled board (for RAVE), uniform or keeping
-//! bridges, and the special patterns of seed 004 for MCTS: answer an intrusion into one of
-//! our bridges at once, and never play an inferior cell (a dead cell or a captured pair,
-//! [`crate::game::hex::inferior`]).
+//! bridges, and the special patterns of seed 004 for MCTS: never play an inferior cell (a
+//! dead cell or a captured pair, [`crate::game::hex::inferior`]) and, under
+//! [`TreePatterns::Forced`], answer an intrusion into one of our bridges at once.
 
 use super::dfpn::{self, Dfpn, Status};
 use super::{Limits, NodeKnowledge, RootKnowledge, SearchGame, TreePatterns};
@@ -472,11 +472,11 @@ mod tests {
         let g = game(5, &["e5", "c2", "e4", "c1", "e3", "b1", "d5", "a2"]);
         assert!(is_dead(&g, g.cell(1, 1)));
         let mut moves = Vec::new();
-        g.candidate_moves(&mut moves, TreePatterns::Forced);
+        g.candidate_moves(&mut moves, TreePatterns::Prune);
         assert!(!names(&g, &moves).contains(&"b2".to_string()));
         // Black b2's bridge to the top edge (b1, c1) is a captured pair: White's move.
         let g = game(5, &["b2", "e5", "d3"]);
-        g.candidate_moves(&mut moves, TreePatterns::Forced);
+        g.candidate_moves(&mut moves, TreePatterns::Prune);
         let names = names(&g, &moves);
         assert!(!names.contains(&"b1".to_string()) && !names.contains(&"c1".to_string()));
         assert!(names.contains(&"c3".to_string()), "{names:?}");
