@@ -389,11 +389,15 @@ impl<G: SearchGame> Player<G> {
                     mcts.patterns = read(key, value, |v| match v.to_ascii_lowercase().as_str() {
                         "prune" => Ok(TreePatterns::Prune),
                         "forced" => Ok(TreePatterns::Forced),
-                        _ => match parse_switch(v) {
-                            Ok(true) => Ok(TreePatterns::Forced),
-                            Ok(false) => Ok(TreePatterns::Off),
-                            Err(_) => Err(format!("'{v}' is neither on, off, prune nor forced")),
-                        },
+                        _ => parse_switch(v)
+                            .map(|on| {
+                                if on {
+                                    TreePatterns::Forced
+                                } else {
+                                    TreePatterns::Off
+                                }
+                            })
+                            .map_err(|_| format!("'{v}' is neither on, off, prune nor forced")),
                     })?
                 }
                 "playout" => {
