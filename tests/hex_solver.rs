@@ -303,6 +303,43 @@ fn small_position(rng: &mut tmbot::rng::Rng, round: usize, five_plies: usize) ->
     game.outcome().is_none().then_some(game)
 }
 
+/// MCTS's `patterns=dominated` leaves out only moves that another move dominates: it keeps
+/// part of `patterns=prune`'s moves, never none, and in a won position a winning move.
+#[test]
+fn dominated_moves_left_out_of_the_tree_keep_a_winning_move() {
+    use tmbot::rng::seeded;
+    use tmbot::search::{SearchGame, TreePatterns};
+    let mut rng = seeded(17);
+    let (mut won, mut left_out) = (0, 0);
+    for round in 0..400 {
+        let Some(game) = small_position(&mut rng, round, 10 + round % 5) else {
+            continue;
+        };
+        let (mut pruned, mut kept) = (Vec::new(), Vec::new());
+        game.candidate_moves(&mut pruned, TreePatterns::Prune);
+        game.candidate_moves(&mut kept, TreePatterns::Dominated);
+        let text = game.position_text();
+        assert!(!kept.is_empty(), "no move kept: {text}");
+        assert!(kept.iter().all(|mv| pruned.contains(mv)), "{text}");
+        if kept.len() == pruned.len() {
+            continue;
+        }
+        left_out += pruned.len() - kept.len();
+        let mut brute = Solver::new(true);
+        if brute.side_to_move_wins(&mut game.clone()) {
+            let kept_wins = kept.iter().any(|&mv| {
+                let mut after = game.clone();
+                after.play(mv);
+                !brute.side_to_move_wins(&mut after)
+            });
+            assert!(kept_wins, "no winning move kept: {text}");
+            won += 1;
+        }
+    }
+    eprintln!("moves left out {left_out}, won positions with moves left out {won}");
+    assert!(won >= 10 && left_out >= 20);
+}
+
 /// What H-search proves at a node (MCTS's `knowledge`) holds by exact search: a position it
 /// calls won or lost is, and every move outside a must-play region loses, or the position is
 /// won by a move inside it (the region leaves out inferior cells, which may win as well).

@@ -152,9 +152,11 @@ pub const PLAYERS: &[PlayerKind] = &[
             (
                 "patterns",
                 "the game's move patterns at the tree's nodes: prune (leave out the moves \
-                 that cannot matter: Hex's dead cells and captured pairs), forced (also \
-                 answer a forcing pattern with its reply alone: Hex answers an intrusion \
-                 into a bridge at once), on (forced) or off (the default)",
+                 that cannot matter: Hex's dead cells and captured pairs), dominated (also \
+                 the moves another move dominates: Hex's vulnerable cells whose killer is \
+                 among the moves), forced (prune, and answer a forcing pattern with its \
+                 reply alone: Hex answers an intrusion into a bridge at once), on (forced) \
+                 or off (the default)",
             ),
             (
                 "playout",
@@ -388,6 +390,7 @@ impl<G: SearchGame> Player<G> {
                 "patterns" => {
                     mcts.patterns = read(key, value, |v| match v.to_ascii_lowercase().as_str() {
                         "prune" => Ok(TreePatterns::Prune),
+                        "dominated" => Ok(TreePatterns::Dominated),
                         "forced" => Ok(TreePatterns::Forced),
                         _ => parse_switch(v)
                             .map(|on| {
@@ -397,7 +400,9 @@ impl<G: SearchGame> Player<G> {
                                     TreePatterns::Off
                                 }
                             })
-                            .map_err(|_| format!("'{v}' is neither on, off, prune nor forced")),
+                            .map_err(|_| {
+                                format!("'{v}' is neither on, off, prune, dominated nor forced")
+                            }),
                     })?
                 }
                 "playout" => {
@@ -778,6 +783,7 @@ mod tests {
             "mcts:playouts=200,eval=random",
             "mcts:playouts=300,playout=patterns,rave=300,patterns=prune",
             "mcts:playouts=300,patterns=forced",
+            "mcts:playouts=300,patterns=dominated",
             "mcts:playouts=400,threads=2,parallel=tree,reuse=on,prove=on",
             "flatmc:playouts=300",
         ] {

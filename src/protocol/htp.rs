@@ -17,11 +17,12 @@ use crate::search::SearchGame;
 pub type HexEngine = Engine<Hex>;
 
 impl ProtocolGame for Hex {
-    /// MCTS with dead cells and captured pairs left out of the tree, bridge-keeping playouts,
-    /// RAVE, the move patterns' progressive bias and the root solver (BENCHMARKS.md, "Hex
-    /// solver and strength": each stage measured against the one before on 9x9).
+    /// MCTS with dead cells, captured pairs and dominated vulnerable cells left out of the
+    /// tree, bridge-keeping playouts, RAVE, the move patterns' progressive bias and the root
+    /// solver (BENCHMARKS.md, "Hex solver and strength": each stage measured against the one
+    /// before on 9x9).
     const DEFAULT_PLAYER: &'static str =
-        "mcts:patterns=prune,solver=200,playout=patterns,rave=1000,c=0,bias=3";
+        "mcts:patterns=dominated,solver=200,playout=patterns,rave=1000,c=0,bias=3";
 
     type Tools = super::htp_solver::HexTools;
 

@@ -1,11 +1,13 @@
 //! Hex search knowledge: playouts traced from the filled board (for RAVE), uniform or keeping
 //! bridges, and the special patterns of seed 004 for MCTS: never play an inferior cell (a
-//! dead cell or a captured pair, [`crate::game::hex::inferior`]) and, under
-//! [`TreePatterns::Forced`], answer an intrusion into one of our bridges at once.
+//! dead cell or a captured pair, [`crate::game::hex::inferior`]); under
+//! [`TreePatterns::Dominated`], also leave out a vulnerable cell that a killer among the moves
+//! dominates; under [`TreePatterns::Forced`], answer an intrusion into one of our bridges at
+//! once.
 
 use super::dfpn::{self, Dfpn, Status};
 use super::{Limits, NodeKnowledge, RootKnowledge, SearchGame, TreePatterns};
-use crate::game::hex::inferior::inferior_cells;
+use crate::game::hex::inferior::{dominated_by_killers, inferior_cells};
 use crate::game::hex::move_patterns::MovePatterns;
 use crate::game::hex::playout::bridge_playout;
 use crate::game::hex::vc::ones;
@@ -242,8 +244,21 @@ impl SearchGame for Hex {
             .copied()
             .filter(|mv| !matches!(mv, HexMove::Cell(c) if inferior[*c as usize]))
             .collect();
-        if !live.is_empty() {
-            *moves = live;
+        if live.is_empty() {
+            return;
+        }
+        *moves = live;
+        if patterns == TreePatterns::Dominated {
+            // Each dominated cell's killer stays among the moves, so none empties the list.
+            let cells: Vec<u16> = moves
+                .iter()
+                .filter_map(|mv| match mv {
+                    HexMove::Cell(c) => Some(*c),
+                    _ => None,
+                })
+                .collect();
+            let dominated = dominated_by_killers(self, &cells);
+            moves.retain(|mv| !matches!(mv, HexMove::Cell(c) if dominated.contains(c)));
         }
     }
 }

@@ -51,6 +51,10 @@ fn dead_with(mut ring: [Side; 6], k: usize, color: Color) -> bool {
 /// The empty neighbours of the empty `cell` where a stone of `color` leaves it dead.
 pub fn killers(game: &Hex, cell: usize, color: Color) -> Vec<usize> {
     let ring = sides(game, cell);
+    // Both dead patterns own four sides, so a cell with fewer than three owned has no killer.
+    if ring.iter().filter(|s| matches!(s, Side::Owned(_))).count() < 3 {
+        return Vec::new();
+    }
     ring_neighbours(game, cell)
         .filter(|&(k, _)| ring[k] == Side::Empty && dead_with(ring, k, color))
         .map(|(_, neighbour)| neighbour)
