@@ -92,13 +92,13 @@ pub enum TreePatterns {
     Off,
     /// The moves that cannot matter are left out (Hex: dead cells and captured pairs).
     Prune,
-    /// Also, a move that another move dominates is left out (Hex: a vulnerable cell whose
-    /// killer is among the moves and not left out itself): the dominating move wins whenever
-    /// the dominated one does, so a winning move stays in view.
+    /// Prune's moves left out, and a move that another move dominates (Hex: a vulnerable
+    /// cell whose killer is among the moves and not left out itself): the dominating move
+    /// wins whenever the dominated one does, so a winning move stays in view.
     Dominated,
-    /// Also, a forcing pattern's reply is the only move (Hex: an intrusion into a bridge is
-    /// answered at once). A forced reply is usually right, not always: a node whose
-    /// winning move lies elsewhere is then misjudged.
+    /// Prune's moves left out, and a forcing pattern's reply the only move (Hex: an
+    /// intrusion into a bridge is answered at once). A forced reply is usually right, not
+    /// always: a node whose winning move lies elsewhere is then misjudged.
     Forced,
 }
 
