@@ -37,6 +37,13 @@ fn dead_ring(ring: &[Side; 6]) -> bool {
     })
 }
 
+/// How many of the six sides `ring` hold a stone or an edge.
+fn owned_sides(ring: &[Side; 6]) -> usize {
+    ring.iter()
+        .filter(|side| matches!(side, Side::Owned(_)))
+        .count()
+}
+
 /// Whether the empty `cell` is dead.
 pub fn is_dead(game: &Hex, cell: usize) -> bool {
     dead_ring(&sides(game, cell))
@@ -52,7 +59,7 @@ fn dead_with(mut ring: [Side; 6], k: usize, color: Color) -> bool {
 pub fn killers(game: &Hex, cell: usize, color: Color) -> Vec<usize> {
     let ring = sides(game, cell);
     // Both dead patterns own four sides, so a cell with fewer than three owned has no killer.
-    if ring.iter().filter(|s| matches!(s, Side::Owned(_))).count() < 3 {
+    if owned_sides(&ring) < 3 {
         return Vec::new();
     }
     ring_neighbours(game, cell)
@@ -137,12 +144,7 @@ pub fn analyse(game: &Hex) -> Inferior {
         if dead_ring(&ring) {
             inferior.dead.push(cell);
             taken[cell] = true;
-        } else if ring
-            .iter()
-            .filter(|side| matches!(side, Side::Owned(_)))
-            .count()
-            >= 3
-        {
+        } else if owned_sides(&ring) >= 3 {
             crowded[cell] = true;
         }
     }
