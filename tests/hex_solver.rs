@@ -477,7 +477,21 @@ fn inferior_cells_agree_with_brute_force() {
         }
         // A move dominated by a killer: whenever it wins, so does every killer of it.
         let moves: Vec<u16> = others.iter().map(|&c| c as u16).collect();
-        for v in dominated_by_killers(&game, &moves) {
+        let dominated = dominated_by_killers(&game, &moves);
+        // The analysis finds the same ones from the sides it read.
+        let mut from_analysis: Vec<u16> = inferior
+            .dominated(&game, |c| others.contains(&c))
+            .into_iter()
+            .map(|c| c as u16)
+            .collect();
+        from_analysis.sort_unstable();
+        let mut sorted = dominated.clone();
+        sorted.sort_unstable();
+        assert_eq!(
+            from_analysis, sorted,
+            "dominated moves from the analysis: {text}"
+        );
+        for v in dominated {
             if wins_with(v) {
                 let opponent = game.side_to_move().opponent();
                 let killers = killers(&game, v as usize, opponent);

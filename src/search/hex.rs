@@ -7,7 +7,7 @@
 
 use super::dfpn::{self, Dfpn, Status};
 use super::{Limits, NodeKnowledge, RootKnowledge, SearchGame, TreePatterns};
-use crate::game::hex::inferior::{dominated_by_killers, inferior_cells};
+use crate::game::hex::inferior::analyse;
 use crate::game::hex::move_patterns::MovePatterns;
 use crate::game::hex::playout::bridge_playout;
 use crate::game::hex::vc::ones;
@@ -238,28 +238,31 @@ impl SearchGame for Hex {
                 }
             }
         }
-        let inferior = inferior_cells(self);
-        let live: Vec<HexMove> = moves
-            .iter()
-            .copied()
-            .filter(|mv| !matches!(mv, HexMove::Cell(c) if inferior[*c as usize]))
-            .collect();
-        if live.is_empty() {
+        let inferior = analyse(self);
+        // The cells left to play: the moves' cells but the inferior ones.
+        let mut live = vec![false; self.cell_count()];
+        for mv in moves.iter() {
+            if let HexMove::Cell(c) = mv {
+                live[*c as usize] = true;
+            }
+        }
+        for cell in inferior.cells() {
+            live[cell] = false;
+        }
+        let kept = |live: &[bool], mv: &HexMove| match mv {
+            HexMove::Cell(c) => live[*c as usize],
+            _ => true,
+        };
+        if !moves.iter().any(|mv| kept(&live, mv)) {
             return;
         }
-        *moves = live;
         if patterns == TreePatterns::Dominated {
             // Each dominated cell's killer stays among the moves, so none empties the list.
-            let cells: Vec<u16> = moves
-                .iter()
-                .filter_map(|mv| match mv {
-                    HexMove::Cell(c) => Some(*c),
-                    _ => None,
-                })
-                .collect();
-            let dominated = dominated_by_killers(self, &cells);
-            moves.retain(|mv| !matches!(mv, HexMove::Cell(c) if dominated.contains(c)));
+            for cell in inferior.dominated(self, |c| live[c]) {
+                live[cell] = false;
+            }
         }
+        moves.retain(|mv| kept(&live, mv));
     }
 }
 

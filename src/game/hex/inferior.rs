@@ -15,7 +15,7 @@
 //! Filling every dead cell (in either colour) and a set of captured pairs that share no cell
 //! keeps the game's value: each pattern needs only stones and its own empty cells, so
 //! filling other cells leaves it standing. A move on such a cell is therefore never the only
-//! winning move ([`inferior_cells`]).
+//! winning move ([`Inferior::cells`]).
 //!
 //! A cell is **vulnerable** when a stone of the opponent on a neighbour (its killer) would
 //! leave it dead; the killer then wins for the side to move whenever the vulnerable cell
@@ -55,17 +55,24 @@ fn dead_with(mut ring: [Side; 6], k: usize, color: Color) -> bool {
     dead_ring(&ring)
 }
 
+/// The empty neighbours of the empty `cell`, whose sides are `ring`, where a stone of
+/// `color` leaves it dead.
+fn killers_of(
+    game: &Hex,
+    cell: usize,
+    ring: [Side; 6],
+    color: Color,
+) -> impl Iterator<Item = usize> + '_ {
+    // Both dead patterns own four sides, so a cell with fewer than three owned has no killer.
+    let crowded = owned_sides(&ring) >= 3;
+    ring_neighbours(game, cell)
+        .filter(move |&(k, _)| crowded && ring[k] == Side::Empty && dead_with(ring, k, color))
+        .map(|(_, neighbour)| neighbour)
+}
+
 /// The empty neighbours of the empty `cell` where a stone of `color` leaves it dead.
 pub fn killers(game: &Hex, cell: usize, color: Color) -> Vec<usize> {
-    let ring = sides(game, cell);
-    // Both dead patterns own four sides, so a cell with fewer than three owned has no killer.
-    if owned_sides(&ring) < 3 {
-        return Vec::new();
-    }
-    ring_neighbours(game, cell)
-        .filter(|&(k, _)| ring[k] == Side::Empty && dead_with(ring, k, color))
-        .map(|(_, neighbour)| neighbour)
-        .collect()
+    killers_of(game, cell, sides(game, cell), color).collect()
 }
 
 /// The moves among `moves` (empty cells, for the side to move) that another of them
@@ -73,27 +80,39 @@ pub fn killers(game: &Hex, cell: usize, color: Color) -> Vec<usize> {
 /// leaves it dead) that is one of `moves` and is not killed by one of them itself. A
 /// killer wins whenever the cell it kills wins, so a search may leave these out.
 pub fn dominated_by_killers(game: &Hex, moves: &[u16]) -> Vec<u16> {
-    let opponent = game.side_to_move().opponent();
     let mut is_move = vec![false; game.cell_count()];
     for &m in moves {
         is_move[m as usize] = true;
     }
-    // The killers among the moves, by cell.
-    let mut killers_by_cell: Vec<Vec<usize>> = vec![Vec::new(); game.cell_count()];
-    for &m in moves {
-        killers_by_cell[m as usize] = killers(game, m as usize, opponent)
-            .into_iter()
-            .filter(|&k| is_move[k])
-            .collect();
-    }
-    moves
-        .iter()
-        .copied()
-        .filter(|&v| {
-            killers_by_cell[v as usize]
-                .iter()
-                .any(|&k| killers_by_cell[k].is_empty())
+    let rings = moves.iter().map(|&m| (m as usize, sides(game, m as usize)));
+    dominated_among(game, rings, |cell| is_move[cell])
+        .into_iter()
+        .map(|cell| cell as u16)
+        .collect()
+}
+
+/// [`dominated_by_killers`] over the empty cells of `rings` (each with its sides) that
+/// `is_move` accepts, every cell with a killer among them being one of `rings`.
+fn dominated_among(
+    game: &Hex,
+    rings: impl Iterator<Item = (usize, [Side; 6])>,
+    is_move: impl Fn(usize) -> bool,
+) -> Vec<usize> {
+    let opponent = game.side_to_move().opponent();
+    // The moves with a killer among the moves, each with those killers.
+    let killed: Vec<(usize, Vec<usize>)> = rings
+        .filter(|&(cell, _)| is_move(cell))
+        .map(|(cell, ring)| {
+            let killers = killers_of(game, cell, ring, opponent).filter(|&k| is_move(k));
+            (cell, killers.collect::<Vec<usize>>())
         })
+        .filter(|(_, killers)| !killers.is_empty())
+        .collect();
+    let is_killed = |cell: usize| killed.iter().any(|&(c, _)| c == cell);
+    killed
+        .iter()
+        .filter(|(_, killers)| killers.iter().any(|&k| !is_killed(k)))
+        .map(|&(cell, _)| cell)
         .collect()
 }
 
@@ -120,15 +139,26 @@ pub struct Inferior {
     pub dead: Vec<usize>,
     /// Disjoint captured pairs with the colour that owns each.
     pub captured: Vec<(usize, usize, Color)>,
+    /// The empty cells that are not dead and own at least three sides, with their sides:
+    /// the cells of captured pairs and every cell with a killer are among them.
+    crowded: Vec<(usize, [Side; 6])>,
 }
 
 impl Inferior {
-    /// Every cell named: the dead cells and both cells of each captured pair.
+    /// Every cell named: the dead cells and both cells of each captured pair. When one of
+    /// them is a winning move for the side to move, so is some other empty cell, unless
+    /// every empty cell is named (then the board's value is already settled by filling).
     pub fn cells(&self) -> impl Iterator<Item = usize> + '_ {
         self.dead
             .iter()
             .copied()
             .chain(self.captured.iter().flat_map(|&(a, b, _)| [a, b]))
+    }
+
+    /// [`dominated_by_killers`] on the position analysed, over the empty cells that
+    /// `is_move` accepts, from the sides [`analyse`] read.
+    pub fn dominated(&self, game: &Hex, is_move: impl Fn(usize) -> bool) -> Vec<usize> {
+        dominated_among(game, self.crowded.iter().copied(), is_move)
     }
 }
 
@@ -138,26 +168,29 @@ pub fn analyse(game: &Hex) -> Inferior {
     let mut inferior = Inferior::default();
     let mut taken = vec![false; game.cell_count()];
     // A cell of a captured pair has at least three owned sides besides its partner.
-    let mut crowded = vec![false; game.cell_count()];
+    let mut crowded = vec![None; game.cell_count()];
     for cell in empty.iter() {
         let ring = sides(game, cell);
         if dead_ring(&ring) {
             inferior.dead.push(cell);
             taken[cell] = true;
         } else if owned_sides(&ring) >= 3 {
-            crowded[cell] = true;
+            crowded[cell] = Some(ring);
+            inferior.crowded.push((cell, ring));
         }
     }
-    for a in (0..game.cell_count()).filter(|&a| crowded[a]) {
+    for &(a, ring_a) in &inferior.crowded {
         if taken[a] {
             continue;
         }
-        let ring_a = sides(game, a);
         for (k, b) in ring_neighbours(game, a) {
-            if b <= a || !crowded[b] || taken[b] {
+            let Some(ring_b) = crowded[b] else {
+                continue;
+            };
+            if b <= a || taken[b] {
                 continue;
             }
-            if let Some(color) = pair_owner(ring_a, sides(game, b), k) {
+            if let Some(color) = pair_owner(ring_a, ring_b, k) {
                 inferior.captured.push((a, b, color));
                 taken[a] = true;
                 taken[b] = true;
@@ -204,18 +237,6 @@ pub fn filled(game: &Hex, dead_color: Color) -> Option<Hex> {
     filled
 }
 
-/// The empty cells a move of the side to move can skip: the dead cells and the captured
-/// pairs of [`analyse`]. When one of them is a winning move, so is some other empty cell,
-/// unless every empty cell is named (then the board's value is already settled by filling).
-/// The answer is indexed by cell.
-pub fn inferior_cells(game: &Hex) -> Vec<bool> {
-    let mut set = vec![false; game.cell_count()];
-    for cell in analyse(game).cells() {
-        set[cell] = true;
-    }
-    set
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -243,7 +264,8 @@ mod tests {
     #[test]
     fn no_cell_of_an_empty_board_is_inferior() {
         let g = Hex::new(5, 5).unwrap();
-        assert_eq!(analyse(&g), Inferior::default());
+        let inferior = analyse(&g);
+        assert!(inferior.dead.is_empty() && inferior.captured.is_empty());
     }
 
     #[test]
