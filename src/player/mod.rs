@@ -31,6 +31,8 @@ pub struct PlayerKind {
 
 /// Largest transposition table, as a power of two (2^26 entries of 16 bytes take 1 GiB).
 pub const MAX_TABLE_BITS: u32 = 26;
+/// Most threat extensions along one line of alpha-beta (`threats=`).
+const MAX_THREAT_EXTENSIONS: u32 = 16;
 /// Smallest transposition table, as a power of two.
 pub const MIN_TABLE_BITS: u32 = 10;
 /// Most MCTS threads a player may ask for.
@@ -109,6 +111,12 @@ pub const PLAYERS: &[PlayerKind] = &[
                  them (arena endgame --out); the first player's serve the whole process",
             ),
             ("book", BOOK_DOC),
+            (
+                "threats",
+                "threatened horizons searched one ply more along a line, 0 to 16 (default 1): \
+                 the side to move answers a capture the opponent threatens; after the first, \
+                 only near the search window",
+            ),
         ],
     },
     PlayerKind {
@@ -305,6 +313,7 @@ impl<G: SearchGame> Player<G> {
         let mut mcts_eval = false;
         let mut table_bits = 20;
         let mut probe_solved = false;
+        let mut threat_extensions = 1;
         let mut book = None;
         let mut pace = Pace::Even;
         for (key, value) in &parsed.options {
@@ -359,6 +368,9 @@ impl<G: SearchGame> Player<G> {
                 "loss" => avg.forced_loss = read(key, value, finite)?,
                 "tt" => {
                     table_bits = read(key, value, |v| bounded(v, MIN_TABLE_BITS, MAX_TABLE_BITS))?
+                }
+                "threats" => {
+                    threat_extensions = read(key, value, |v| bounded(v, 0, MAX_THREAT_EXTENSIONS))?
                 }
                 "book" => {
                     book = Some(Arc::new(
@@ -491,6 +503,7 @@ impl<G: SearchGame> Player<G> {
                         format!("cannot allocate the transposition table: {err}"),
                     )
                 })?;
+                let search = search.with_threat_extensions(threat_extensions);
                 Search::AlphaBeta(Box::new(if probe_solved {
                     search.probing_solved()
                 } else {
@@ -779,6 +792,7 @@ mod tests {
             "avgtree:depth=2,eval=random",
             "alphabeta:depth=5,tt=12",
             "alphabeta:nodes=2000",
+            "alphabeta:depth=3,threats=4",
             "mcts:playouts=500,c=2,rave=on,patterns=off,threads=2,reuse=on,expand=1",
             "mcts:playouts=200,eval=random",
             "mcts:playouts=300,playout=patterns,rave=300,patterns=prune",
@@ -805,6 +819,8 @@ mod tests {
         assert_eq!(error("mcts:playout=smart").part, "playout=smart");
         assert_eq!(error("alphabeta:time=soon").part, "time=soon");
         assert_eq!(error("alphabeta:tt=40").part, "tt=40");
+        assert_eq!(error("alphabeta:threats=17").part, "threats=17");
+        assert_eq!(error("alphabeta:threats=many").part, "threats=many");
         assert_eq!(error("greedy:eval=oracle").part, "eval=oracle");
         assert_eq!(error("mcts:rave=maybe").part, "rave=maybe");
         assert_eq!(error("mcts:c=-1").part, "c=-1");

@@ -1,7 +1,7 @@
 //! Alpha-beta: negamax with iterative deepening, aspiration windows at the root,
 //! principal-variation (null-window) search, a transposition table, killer and history
 //! move ordering, quiescence while a position is not quiet (pending captures in checkers)
-//! and one more ply where the opponent threatens one,
+//! and one more ply where the opponent threatens one (a set number of times along a line),
 //! solved tables (endgame databases) below the root when the game has them loaded, and
 //! time / node / depth limits. Evaluator values in [0,1] become centi-scores in
 //! [-1000, 1000]; finished games score ±[`WIN`] minus the distance in plies.
@@ -33,6 +33,10 @@ const ASPIRATION: i32 = 50;
 const REDUCE_FROM_DEPTH: u32 = 3;
 /// ...to the moves after this many (the table move and killers come first).
 const REDUCE_AFTER_MOVES: usize = 3;
+/// After the first threat extension of a line, a threatened horizon is extended again only
+/// when its static score lies within this many centi-scores of the window: far outside it,
+/// the threat is unlikely to change which side of the window the line falls on.
+const THREAT_MARGIN: i32 = 150;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Bound {
@@ -107,8 +111,10 @@ pub struct AlphaBeta<G: Game> {
     aborted: bool,
     /// Probe the game's solved tables ([`SearchGame::solved`]).
     probe_solved: bool,
-    /// Whether the line being searched already had its threat extension.
-    threat_extended: bool,
+    /// Threat extensions allowed along one line ([`AlphaBeta::with_threat_extensions`]).
+    max_threat_extensions: u32,
+    /// Threat extensions on the line being searched.
+    threat_extensions: u32,
 }
 
 impl<G: SearchGame> AlphaBeta<G> {
@@ -136,7 +142,8 @@ impl<G: SearchGame> AlphaBeta<G> {
             deadline: Deadline::default(),
             aborted: false,
             probe_solved: false,
-            threat_extended: false,
+            max_threat_extensions: 1,
+            threat_extensions: 0,
         })
     }
 
@@ -149,6 +156,14 @@ impl<G: SearchGame> AlphaBeta<G> {
     /// [`SearchGame::load_solved`]) below the root.
     pub fn probing_solved(mut self) -> AlphaBeta<G> {
         self.probe_solved = true;
+        self
+    }
+
+    /// The same searcher extending up to `extensions` threatened horizons along a line
+    /// (default 1; 0 turns the extension off). The second and later ones are taken only
+    /// where the static score lies within 150 centi-scores of the window.
+    pub fn with_threat_extensions(mut self, extensions: u32) -> AlphaBeta<G> {
+        self.max_threat_extensions = extensions;
         self
     }
 
@@ -181,7 +196,7 @@ impl<G: SearchGame> AlphaBeta<G> {
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.deadline = Deadline::of(limits);
         self.aborted = false;
-        self.threat_extended = false;
+        self.threat_extensions = 0;
         self.history.clear();
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
 
@@ -370,21 +385,28 @@ impl<G: SearchGame> AlphaBeta<G> {
             }
         }
         // A quiet position at the horizon is evaluated, unless the opponent threatens a
-        // capture: then the side to move gets one more ply to answer (once per line).
+        // capture: then the side to move gets one more ply to answer (a set number of times
+        // along a line, the later ones only near the window).
         let mut depth = depth;
         let quiet_horizon = depth == 0 && game.is_quiet();
-        let threat_extension =
-            quiet_horizon && ply < MAX_PLY && !self.threat_extended && game.is_threatened();
+        let threat_extension = quiet_horizon
+            && ply < MAX_PLY
+            && self.threat_extensions < self.max_threat_extensions
+            && game.is_threatened();
         if threat_extension {
+            if self.threat_extensions > 0 {
+                let stand = centi_score(evaluator.evaluate_one(game).value);
+                if stand < alpha - THREAT_MARGIN || stand > beta + THREAT_MARGIN {
+                    return stand;
+                }
+            }
             depth = 1;
         } else if ply >= MAX_PLY || quiet_horizon {
             return centi_score(evaluator.evaluate_one(game).value);
         }
-        self.threat_extended |= threat_extension;
+        self.threat_extensions += u32::from(threat_extension);
         let score = self.search_moves(game, depth, alpha, beta, ply, (slot, check), evaluator);
-        if threat_extension {
-            self.threat_extended = false;
-        }
+        self.threat_extensions -= u32::from(threat_extension);
         score
     }
 
@@ -806,6 +828,46 @@ mod tests {
             }
         }
         assert!(kept_unfinished, "no unfinished depth-2 iteration was kept");
+    }
+
+    #[test]
+    fn later_threat_extensions_see_a_second_threat_near_the_window() {
+        use crate::search::toy::{TreeEval, TreeGame, TreeNode};
+        // Black's moves at depth 1: B (node 2) is quiet and even. A (node 1) looks good for
+        // White, which is threatened there; White's one answer (node 3) leaves Black
+        // threatened in a position that looks won for Black, but Black's one move there
+        // (node 4) looks won for White.
+        let node = |children: Vec<usize>, value| TreeNode {
+            children,
+            result: None,
+            value,
+        };
+        let tree = vec![
+            node(vec![1, 2], 0.5),
+            node(vec![3], 0.9),
+            node(vec![], 0.5),
+            node(vec![4], 0.95),
+            node(vec![], 0.95),
+        ];
+        let game = TreeGame::new(tree).with_threatened(vec![1, 3]);
+        let limits = Limits {
+            depth: Some(1),
+            ..Limits::default()
+        };
+        for seed in 1..=4 {
+            let best = |extensions| {
+                AlphaBeta::new(8)
+                    .with_threat_extensions(extensions)
+                    .search(&game, &TreeEval, &limits, &mut seeded(seed))
+                    .best
+            };
+            // Without extensions Black sees node 1's value and keeps B; one extension sees
+            // White's answer and stops at node 3, which looks won for Black; a second sees
+            // what Black's move there leads to.
+            assert_eq!(best(0), Some(2), "seed {seed}");
+            assert_eq!(best(1), Some(1), "seed {seed}");
+            assert_eq!(best(2), Some(2), "seed {seed}");
+        }
     }
 
     #[test]

@@ -162,7 +162,8 @@ pub trait SearchGame: EvalGame {
 
     /// True when the opponent could capture if it were its move: a quiet position that is
     /// not yet safe to evaluate, since the side to move may have to answer the threat.
-    /// Alpha-beta searches one ply more there, once along any line of play.
+    /// Alpha-beta searches one ply more there, a set number of times along a line of play
+    /// ([`alphabeta::AlphaBeta::with_threat_extensions`]).
     fn is_threatened(&self) -> bool {
         false
     }

@@ -149,6 +149,8 @@ pub struct TreeNode {
 pub struct TreeGame {
     tree: Arc<Vec<TreeNode>>,
     path: Vec<usize>,
+    /// Nodes whose side to move is threatened ([`SearchGame::is_threatened`]).
+    threatened: Arc<Vec<usize>>,
 }
 
 impl TreeGame {
@@ -157,11 +159,22 @@ impl TreeGame {
         TreeGame {
             tree: Arc::new(tree),
             path: vec![0],
+            threatened: Arc::new(Vec::new()),
         }
     }
 
+    /// The same game where the side to move at the nodes `threatened` is threatened.
+    pub fn with_threatened(mut self, threatened: Vec<usize>) -> TreeGame {
+        self.threatened = Arc::new(threatened);
+        self
+    }
+
+    fn node_id(&self) -> usize {
+        *self.path.last().expect("the path holds the root")
+    }
+
     fn node(&self) -> &TreeNode {
-        &self.tree[*self.path.last().expect("the path holds the root")]
+        &self.tree[self.node_id()]
     }
 }
 
@@ -197,7 +210,7 @@ impl Game for TreeGame {
     }
 
     fn hash(&self) -> u64 {
-        *self.path.last().expect("the path holds the root") as u64
+        self.node_id() as u64
     }
 
     fn move_to_text(&self, mv: usize) -> String {
@@ -223,7 +236,11 @@ impl Game for TreeGame {
 }
 
 impl EvalGame for TreeGame {}
-impl SearchGame for TreeGame {}
+impl SearchGame for TreeGame {
+    fn is_threatened(&self) -> bool {
+        self.threatened.contains(&self.node_id())
+    }
+}
 
 /// Returns each tree node's fixed value.
 pub struct TreeEval;
