@@ -8,7 +8,7 @@ pub mod spec;
 use crate::eval::{EvalGame, Evaluator};
 use crate::game::Color;
 use crate::rng::Rng;
-use crate::search::alphabeta::{score_value, AlphaBeta};
+use crate::search::alphabeta::{score_value, AlphaBeta, DEFAULT_THREAT_EXTENSIONS};
 use crate::search::avgtree::{self, AvgTreeConfig};
 use crate::search::mcts::{BiasDecay, Mcts, MctsConfig, Prior};
 use crate::search::time_plan::{front_loaded, Pace};
@@ -313,7 +313,7 @@ impl<G: SearchGame> Player<G> {
         let mut mcts_eval = false;
         let mut table_bits = 20;
         let mut probe_solved = false;
-        let mut threat_extensions = 1;
+        let mut threat_extensions = DEFAULT_THREAT_EXTENSIONS;
         let mut book = None;
         let mut pace = Pace::Even;
         for (key, value) in &parsed.options {

@@ -37,6 +37,8 @@ const REDUCE_AFTER_MOVES: usize = 3;
 /// when its static score lies within this many centi-scores of the window: far outside it,
 /// the threat is unlikely to change which side of the window the line falls on.
 const THREAT_MARGIN: i32 = 150;
+/// Threat extensions along a line unless [`AlphaBeta::with_threat_extensions`] says otherwise.
+pub const DEFAULT_THREAT_EXTENSIONS: u32 = 1;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Bound {
@@ -142,7 +144,7 @@ impl<G: SearchGame> AlphaBeta<G> {
             deadline: Deadline::default(),
             aborted: false,
             probe_solved: false,
-            max_threat_extensions: 1,
+            max_threat_extensions: DEFAULT_THREAT_EXTENSIONS,
             threat_extensions: 0,
         })
     }
@@ -160,7 +162,7 @@ impl<G: SearchGame> AlphaBeta<G> {
     }
 
     /// The same searcher extending up to `extensions` threatened horizons along a line
-    /// (default 1; 0 turns the extension off). The second and later ones are taken only
+    /// ([`DEFAULT_THREAT_EXTENSIONS`] otherwise; 0 turns the extension off). The second and later ones are taken only
     /// where the static score lies within 150 centi-scores of the window.
     pub fn with_threat_extensions(mut self, extensions: u32) -> AlphaBeta<G> {
         self.max_threat_extensions = extensions;
@@ -388,6 +390,7 @@ impl<G: SearchGame> AlphaBeta<G> {
         // capture: then the side to move gets one more ply to answer (a set number of times
         // along a line, the later ones only near the window).
         let mut depth = depth;
+        let static_score = || centi_score(evaluator.evaluate_one(game).value);
         let quiet_horizon = depth == 0 && game.is_quiet();
         let threat_extension = quiet_horizon
             && ply < MAX_PLY
@@ -395,14 +398,14 @@ impl<G: SearchGame> AlphaBeta<G> {
             && game.is_threatened();
         if threat_extension {
             if self.threat_extensions > 0 {
-                let stand = centi_score(evaluator.evaluate_one(game).value);
+                let stand = static_score();
                 if stand < alpha - THREAT_MARGIN || stand > beta + THREAT_MARGIN {
                     return stand;
                 }
             }
             depth = 1;
         } else if ply >= MAX_PLY || quiet_horizon {
-            return centi_score(evaluator.evaluate_one(game).value);
+            return static_score();
         }
         self.threat_extensions += u32::from(threat_extension);
         let score = self.search_moves(game, depth, alpha, beta, ply, (slot, check), evaluator);
