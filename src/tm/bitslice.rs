@@ -217,6 +217,9 @@ pub mod avx2 {
     /// State bits of the automata this path handles.
     pub const BITS: usize = 8;
 
+    /// Words of a plane that one vector holds (a layout of this many words is one chunk).
+    pub const CHUNK_WORDS: usize = CHUNK;
+
     /// [`super::step_clause`] with `bits` = [`BITS`]: the same states and the same answer.
     ///
     /// # Safety
@@ -228,6 +231,21 @@ pub mod avx2 {
             Moves::Down(down) => step8::<false, true>(planes, words, down, down),
             Moves::Both { up, down } => step8::<true, true>(planes, words, up, down),
         }
+    }
+
+    /// [`step_clause8`] for a layout of one chunk a plane (checkers' 256 literals) stepping
+    /// down only, as a Type Ib feedback does: no branch on the layout or the moves.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn step_chunk8_down(planes: &mut [u64], down: &[u64]) -> bool {
+        assert!(
+            planes.len() == BITS * CHUNK && down.len() >= CHUNK,
+            "plane size"
+        );
+        let changed = chunk8::<false, true>(planes, CHUNK, 0, down, down);
+        _mm256_testz_si256(changed, changed) == 0
     }
 
     /// [`step_clause8`] with the directions known at compile time.
@@ -367,7 +385,15 @@ mod tests {
                     };
                     let expected = step_clause(&mut portable, words, bits, moves);
                     // SAFETY: AVX2 was just detected.
-                    let got = unsafe { avx2::step_clause8(&mut vector, words, moves) };
+                    let got = unsafe {
+                        match moves {
+                            // One chunk stepping down has a path of its own.
+                            Moves::Down(down) if words == CHUNK => {
+                                avx2::step_chunk8_down(&mut vector, down)
+                            }
+                            _ => avx2::step_clause8(&mut vector, words, moves),
+                        }
+                    };
                     assert_eq!(got, expected, "{words} words, round {round}: change");
                     assert_eq!(vector, portable, "{words} words, round {round}: states");
                 }

@@ -174,10 +174,12 @@ impl PoolBlock {
                 };
             }
             let (class, target, _) = step.updates[u];
-            let w = &mut self.weights[i * step.classes + class];
+            // The pair's Type from the weight's sign bit (kept beside the weights, and hot
+            // in the cache where the weight may not be).
+            let negative = self.negative[class * words + i / 64] >> (i % 64) & 1 != 0;
             let fed = self.bank.feedback(
                 i,
-                (*w >= 0) == target,
+                negative != target,
                 output.then_some(step.literals),
                 None,
                 &type_i,
@@ -188,6 +190,7 @@ impl PoolBlock {
                 output_left = fed.output_after(output);
             }
             if output && !SEQUENTIAL {
+                let w = &mut self.weights[i * step.classes + class];
                 *w += if target { 1 } else { -1 };
                 keep_sign(&mut self.negative[class * words + i / 64], i, *w);
             }
