@@ -177,6 +177,7 @@ impl PoolBlock {
             // The pair's Type from the weight's sign bit (kept beside the weights, and hot
             // in the cache where the weight may not be).
             let negative = self.negative[class * words + i / 64] >> (i % 64) & 1 != 0;
+            debug_assert_eq!(negative, self.weights[i * step.classes + class] < 0);
             let fed = self.bank.feedback(
                 i,
                 negative != target,
