@@ -29,7 +29,8 @@
 //! under p). The pairs are chosen 32 clauses at a time as bit masks: the draws compared
 //! eight at once ([`WideRng::pair_bits_below`]), the Types read from the outputs' bits and
 //! from sign bits kept beside the weights, and the acting pairs listed from the masks' set
-//! bits, with no branch on any single draw or output.
+//! bits, each with its Type and its clause's output, with no branch on any single draw or
+//! output.
 
 use crate::rng::{self, Rng, WideRng};
 use crate::tm::bank::{ClauseBank, FeedbackScratch, TypeI};
@@ -60,9 +61,8 @@ struct PoolBlock {
     darts: SubsetSource,
     /// The clauses' outputs on the current sample, 64 clauses a word.
     output_bits: Vec<u64>,
-    /// The (clause, update) pairs that get feedback for the current sample, as 2 x clause +
-    /// update.
-    acting: Vec<u32>,
+    /// The (clause, update) pairs that get feedback for the current sample, in order.
+    acting: Vec<Acting>,
     scratch: FeedbackScratch,
     /// The weights' own draws of the sequential update.
     weight_draws: Rng,
@@ -128,42 +128,57 @@ impl PoolBlock {
         self.selection
             .pair_bits_below(limit, clauses, &mut self.selected);
         let words = self.output_bits.len();
-        let type_bits = |u: usize, word: usize| {
+        // The Type I bits of update u: a clause's pair is of Type I where its sign for the
+        // class is the update's own (non-negative for the target, negative for the other).
+        let type_i_bits = |u: usize, word: usize| {
             let (class, target, _) = step.updates[u];
             let negative = self.negative[class * words + word];
-            self.output_bits[word] | if target { !negative } else { negative }
+            if target {
+                !negative
+            } else {
+                negative
+            }
         };
         self.acting.clear();
         for (j, &selected) in self.selected.iter().enumerate() {
             let (word, shift) = (j / 2, 32 * (j % 2));
-            let first = spread_to_even_bits((type_bits(0, word) >> shift) as u32);
-            let second = spread_to_even_bits((type_bits(1, word) >> shift) as u32);
-            let mut acting = selected & (first | second << 1);
+            let output = spread_to_even_bits((self.output_bits[word] >> shift) as u32);
+            let output = output | output << 1;
+            let type_i = spread_to_even_bits((type_i_bits(0, word) >> shift) as u32)
+                | spread_to_even_bits((type_i_bits(1, word) >> shift) as u32) << 1;
+            let mut acting = selected & (type_i | output);
             if SEQUENTIAL {
                 // The negative class's selected pair of a clause the target's feedback acted
                 // on reads the clause anew: it acts whatever its Type.
                 acting |= selected & (acting & EVEN_BITS) << 1;
             }
             while acting != 0 {
-                self.acting.push(64 * j as u32 + acting.trailing_zeros());
+                let bit = acting.trailing_zeros();
+                self.acting.push(Acting::new(
+                    64 * j as u32 + bit,
+                    type_i >> bit & 1,
+                    output >> bit & 1,
+                ));
                 acting &= acting - 1;
             }
         }
-        if let Some(&first) = self.acting.first() {
-            self.bank.prefetch(first as usize / 2);
+        if let Some(first) = self.acting.first() {
+            self.bank.prefetch(first.clause());
         }
         // The output the last feedback left its clause with, where it follows without
         // evaluating the clause again (the sequential update's second reading).
         let mut output_left = None;
+        let mut previous = None;
         for n in 0..self.acting.len() {
-            let (i, u) = (self.acting[n] as usize / 2, self.acting[n] as usize % 2);
-            if let Some(&next) = self.acting.get(n + 1) {
-                if next as usize / 2 != i {
-                    self.bank.prefetch(next as usize / 2);
+            let pair = self.acting[n];
+            let (i, u) = (pair.clause(), pair.update());
+            if let Some(next) = self.acting.get(n + 1) {
+                if next.clause() != i {
+                    self.bank.prefetch(next.clause());
                 }
             }
-            let mut output = self.output_bits[i / 64] >> (i % 64) & 1 != 0;
-            if SEQUENTIAL && u == 1 && n > 0 && self.acting[n - 1] as usize == 2 * i {
+            let mut output = pair.output();
+            if SEQUENTIAL && u == 1 && previous == Some(i) {
                 let evaluate = || self.bank.output_learning(i, step.literals, None);
                 output = match output_left {
                     Some(left) => {
@@ -173,14 +188,14 @@ impl PoolBlock {
                     None => evaluate(),
                 };
             }
-            let (class, target, _) = step.updates[u];
-            // The pair's Type from the weight's sign bit (kept beside the weights, and hot
-            // in the cache where the weight may not be).
-            let negative = self.negative[class * words + i / 64] >> (i % 64) & 1 != 0;
-            debug_assert_eq!(negative, self.weights[i * step.classes + class] < 0);
+            previous = Some(i);
+            debug_assert_eq!(
+                pair.type_i(),
+                (self.weights[i * step.classes + step.updates[u].0] < 0) != step.updates[u].1
+            );
             let fed = self.bank.feedback(
                 i,
-                negative != target,
+                pair.type_i(),
                 output.then_some(step.literals),
                 None,
                 &type_i,
@@ -191,6 +206,7 @@ impl PoolBlock {
                 output_left = fed.output_after(output);
             }
             if output && !SEQUENTIAL {
+                let (class, target, _) = step.updates[u];
                 let w = &mut self.weights[i * step.classes + class];
                 *w += if target { 1 } else { -1 };
                 keep_sign(&mut self.negative[class * words + i / 64], i, *w);
@@ -222,6 +238,34 @@ impl PoolBlock {
                 }
             }
         }
+    }
+}
+
+/// A (clause, update) pair that gets feedback for the current sample, with what the
+/// feedback needs of it: bit 0 the clause's output on the sample, bit 1 whether the pair is
+/// of Type I, then 2 x clause + update (0 the target class, 1 the negative one).
+#[derive(Clone, Copy, Debug)]
+struct Acting(u32);
+
+impl Acting {
+    fn new(pair: u32, type_i: u64, output: u64) -> Acting {
+        Acting(pair << 2 | (type_i as u32) << 1 | output as u32)
+    }
+
+    fn clause(self) -> usize {
+        (self.0 >> 3) as usize
+    }
+
+    fn update(self) -> usize {
+        (self.0 >> 2 & 1) as usize
+    }
+
+    fn type_i(self) -> bool {
+        self.0 & 2 != 0
+    }
+
+    fn output(self) -> bool {
+        self.0 & 1 != 0
     }
 }
 
@@ -265,6 +309,18 @@ fn selection_limit(target: bool, sum: i32, threshold: i32) -> u64 {
     let (t, sum) = (threshold as i64, sum as i64);
     let below = if target { t - sum } else { t + sum };
     ((below.clamp(0, 2 * t) as u64) << 32) / (2 * t as u64)
+}
+
+/// The blocks in one unit of work of [`rounds`]: all of them on one worker, so that a
+/// round's hand-over is paid once a sample and not once a block; one a unit on several, so
+/// that a worker slowed down by other programs holds up a round by one block at most. Each
+/// block keeps its own streams, so the units change nothing in the model.
+fn blocks_per_unit(blocks: usize, workers: usize) -> usize {
+    if workers <= 1 {
+        blocks.max(1)
+    } else {
+        1
+    }
 }
 
 /// Focused negative sampling: a class k other than `label`, drawn with weight T + v_k (out
@@ -388,26 +444,30 @@ impl CoalescedTm {
         let workers = rayon::current_num_threads().clamp(1, self.blocks.len());
         let (params, sampler, main) = (&self.params, &self.sampler, &mut self.rng);
         let label_of = |round: usize| data.labels()[order[round]] as usize;
-        let shares = rounds::spans(self.blocks.len(), workers);
+        let per_unit = blocks_per_unit(self.blocks.len(), workers);
+        let units: Vec<&mut [PoolBlock]> = self.blocks.chunks_mut(per_unit).collect();
+        let shares = rounds::spans(units.len(), workers);
         rounds::run(
-            self.blocks.iter_mut().collect(),
+            units,
             rounds::seats(shares),
             k,
             order.len() + 1,
             || SampleLiterals::new(layout),
-            |literals, round, updates: Option<&Updates>, _, block, parts| {
-                if let Some(&updates) = updates {
-                    let row = data.row(order[round - 1]);
-                    block.feedback(&Step {
-                        params,
-                        sampler,
-                        literals: literals.of(round - 1, row),
-                        classes: k,
-                        updates,
-                    });
-                }
-                if let Some(&i) = order.get(round) {
-                    block.votes(literals.of(round, data.row(i)), k, parts);
+            |literals, round, updates: Option<&Updates>, _, unit, parts| {
+                for block in unit.iter_mut() {
+                    if let Some(&updates) = updates {
+                        let row = data.row(order[round - 1]);
+                        block.feedback(&Step {
+                            params,
+                            sampler,
+                            literals: literals.of(round - 1, row),
+                            classes: k,
+                            updates,
+                        });
+                    }
+                    if let Some(&i) = order.get(round) {
+                        block.votes(literals.of(round, data.row(i)), k, parts);
+                    }
                 }
             },
             |round, totals| {
