@@ -156,8 +156,8 @@ impl PoolBlock {
                 let bit = acting.trailing_zeros();
                 self.acting.push(Acting::new(
                     64 * j as u32 + bit,
-                    type_i >> bit & 1,
-                    output >> bit & 1,
+                    type_i >> bit & 1 != 0,
+                    output >> bit & 1 != 0,
                 ));
                 acting &= acting - 1;
             }
@@ -248,7 +248,8 @@ impl PoolBlock {
 struct Acting(u32);
 
 impl Acting {
-    fn new(pair: u32, type_i: u64, output: u64) -> Acting {
+    /// Pair `pair` (2 x clause + update), of Type I or not, its clause's output.
+    fn new(pair: u32, type_i: bool, output: bool) -> Acting {
         Acting(pair << 2 | (type_i as u32) << 1 | output as u32)
     }
 
