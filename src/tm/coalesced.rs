@@ -168,7 +168,6 @@ impl PoolBlock {
         // The output the last feedback left its clause with, where it follows without
         // evaluating the clause again (the sequential update's second reading).
         let mut output_left = None;
-        let mut previous = None;
         for n in 0..self.acting.len() {
             let pair = self.acting[n];
             let (i, u) = (pair.clause(), pair.update());
@@ -178,7 +177,7 @@ impl PoolBlock {
                 }
             }
             let mut output = pair.output();
-            if SEQUENTIAL && u == 1 && previous == Some(i) {
+            if SEQUENTIAL && u == 1 && n > 0 && self.acting[n - 1].clause() == i {
                 let evaluate = || self.bank.output_learning(i, step.literals, None);
                 output = match output_left {
                     Some(left) => {
@@ -188,7 +187,6 @@ impl PoolBlock {
                     None => evaluate(),
                 };
             }
-            previous = Some(i);
             debug_assert_eq!(
                 pair.type_i(),
                 (self.weights[i * step.classes + step.updates[u].0] < 0) != step.updates[u].1
