@@ -2,16 +2,20 @@
 //!
 //! Training is a sequence of rounds. In round r every block first applies the feedback of
 //! sample r - 1 (from the decision made at the end of round r - 1), then evaluates its
-//! clauses on sample r and leaves its part of the class sums. When the last block of a
-//! round is done, the thread that finished it adds the parts up, makes the round's decision
-//! (clamped sums, negative class) and opens the next round; it goes straight on to it while
-//! the others join as they come.
+//! clauses on sample r and leaves its part of the class sums. A worker adds up the parts of
+//! the blocks it did and publishes the sum, with their count, once it has no block in hand;
+//! the worker whose count completes the round adds the workers' sums up, makes the round's
+//! decision (clamped sums, negative class) and opens the next round; it goes straight on to
+//! it while the others join as they come.
 //!
 //! Blocks are handed out one at a time: each worker first takes the blocks of its own share
-//! (so a block usually stays on one core and in its cache), then those that other workers
-//! have not reached yet. A worker slowed down by other programs therefore holds up a round
-//! by at most the one block it is working on. A worker that finds nothing left to take
-//! spins for a moment, then sleeps until the round is over: no core is burnt in waiting.
+//! (so a block stays on one core and in its cache), then those of workers that are away
+//! (asleep or resting), and, after waiting [`PATIENCE`] for them, those of workers at work
+//! that have not reached them yet: a block moved to another core's cache and back costs more
+//! than the wait of a block or two that an uneven round asks, while a worker slowed down by
+//! other programs holds up a round by no more than the wait and the one block it is working
+//! on. A worker that finds nothing left to take spins for a moment, then sleeps until the
+//! round is over: no core is burnt in waiting.
 //!
 //! A worker may also bring work of its own that no other worker touches (a class of a
 //! per-class machine that it trains alone): it does a piece of it whenever the open round
@@ -35,6 +39,10 @@ use std::time::{Duration, Instant};
 
 /// How often a worker with nothing to do checks the round before it sleeps.
 const SPINS_BEFORE_SLEEP: u32 = 256;
+
+/// How long a worker whose own blocks are done waits for a worker at work to finish its
+/// share before it takes the blocks left there ([`Shared::take`]): a few blocks' time.
+const PATIENCE: Duration = Duration::from_micros(20);
 
 /// The span over which a worker weighs its sleep against its time.
 const WINDOW: Duration = Duration::from_millis(25);
@@ -60,6 +68,22 @@ impl Cursor {
         ((round as u64) << 32) | position as u64
     }
 
+    /// Opens `round` at the share's first position.
+    fn open(&self, round: usize) {
+        self.0.store(Cursor::word(round, 0), Ordering::Release);
+    }
+
+    /// How many positions of `share` are left in `round`.
+    fn left(&self, round: usize, share: &[usize]) -> usize {
+        let word = self.0.load(Ordering::Acquire);
+        if word >> 32 != round as u64 {
+            return 0;
+        }
+        share
+            .len()
+            .saturating_sub((word & u32::MAX as u64) as usize)
+    }
+
     /// Takes the next position of `share` in `round`, if any is left.
     fn take(&self, round: usize, share: &[usize]) -> Option<usize> {
         let mut word = self.0.load(Ordering::Acquire);
@@ -79,18 +103,33 @@ impl Cursor {
     }
 }
 
+/// A value alone on its cache lines, so that workers writing their own values do not
+/// slow down each other's reads (two lines, as some processors fetch lines in pairs).
+#[repr(align(128))]
+struct Padded<T>(T);
+
+impl<T> std::ops::Deref for Padded<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
 /// What the workers share.
 struct Shared<'b, B: ?Sized, D, F> {
     blocks: Vec<Mutex<&'b mut B>>,
     shares: Vec<Vec<usize>>,
-    cursors: Vec<Cursor>,
-    /// `parts[block * width + k]`.
+    cursors: Vec<Padded<Cursor>>,
+    /// `parts[worker * stride + k]`: the sum of the parts of the blocks each worker did
+    /// in the open round.
     parts: Vec<AtomicI64>,
     width: usize,
+    stride: usize,
     /// Blocks finished in the open round.
-    done: AtomicUsize,
+    done: Padded<AtomicUsize>,
     /// The open round.
-    round: AtomicUsize,
+    round: Padded<AtomicUsize>,
     /// The decisions of even rounds, then of odd ones.
     decisions: [Mutex<Option<(usize, D)>>; 2],
     decide: Mutex<F>,
@@ -98,6 +137,9 @@ struct Shared<'b, B: ?Sized, D, F> {
     sleepers: AtomicUsize,
     /// Workers resting.
     resting: AtomicUsize,
+    /// Per worker: whether it is away (asleep or resting), so that its blocks are taken
+    /// at once rather than left to it.
+    away: Vec<Padded<AtomicBool>>,
     bell: (Mutex<()>, Condvar),
     /// Set when a worker panicked, so the others stop waiting for it.
     abandoned: AtomicBool,
@@ -119,25 +161,28 @@ impl<B: ?Sized, D: Decision, F: FnMut(usize, &[i64]) -> D> Shared<'_, B, D, F> {
         }
     }
 
-    /// Counts a finished block of `round`; the last one closes the round.
-    fn finish(&self, round: usize, rounds: usize) {
-        if self.done.fetch_add(1, Ordering::AcqRel) + 1 < self.blocks.len() {
+    /// Publishes `worker`'s sum of its parts in `round` and counts its `finished` blocks
+    /// not yet counted; the last block closes the round.
+    fn publish(&self, worker: usize, sums: &[i64], finished: usize, round: usize, rounds: usize) {
+        let slot = &self.parts[worker * self.stride..][..self.width];
+        for (part, &value) in slot.iter().zip(sums) {
+            part.store(value, Ordering::Relaxed);
+        }
+        if self.done.fetch_add(finished, Ordering::AcqRel) + finished < self.blocks.len() {
             return;
         }
         self.done.store(0, Ordering::Relaxed);
         if round + 1 < rounds {
             let mut totals = vec![0i64; self.width];
-            for part in self.parts.chunks(self.width) {
-                for (total, value) in totals.iter_mut().zip(part) {
-                    *total += value.load(Ordering::Relaxed);
+            for slot in self.parts.chunks(self.stride) {
+                for (total, value) in totals.iter_mut().zip(slot) {
+                    *total += value.swap(0, Ordering::Relaxed);
                 }
             }
             let decision = (lock(&self.decide))(round, &totals);
             *lock(&self.decisions[round % 2]) = Some((round, decision));
             for cursor in &self.cursors {
-                cursor
-                    .0
-                    .store(Cursor::word(round + 1, 0), Ordering::Release);
+                cursor.open(round + 1);
             }
         }
         self.round.store(round + 1, Ordering::SeqCst);
@@ -150,7 +195,7 @@ impl<B: ?Sized, D: Decision, F: FnMut(usize, &[i64]) -> D> Shared<'_, B, D, F> {
 
     /// Waits until `round` is closed; returns the open round. Time asleep is added to
     /// `slept`.
-    fn wait_past(&self, round: usize, slept: &mut Duration) -> usize {
+    fn wait_past(&self, worker: usize, round: usize, slept: &mut Duration) -> usize {
         for _ in 0..SPINS_BEFORE_SLEEP {
             let now = self.round.load(Ordering::Acquire);
             if now > round {
@@ -161,6 +206,7 @@ impl<B: ?Sized, D: Decision, F: FnMut(usize, &[i64]) -> D> Shared<'_, B, D, F> {
         let start = Instant::now();
         let mut guard = lock(&self.bell.0);
         self.sleepers.fetch_add(1, Ordering::SeqCst);
+        self.away[worker].store(true, Ordering::Relaxed);
         let now = loop {
             let now = self.round.load(Ordering::SeqCst);
             if now > round {
@@ -173,19 +219,21 @@ impl<B: ?Sized, D: Decision, F: FnMut(usize, &[i64]) -> D> Shared<'_, B, D, F> {
             guard = self.bell.1.wait(guard).unwrap_or_else(|e| e.into_inner());
         };
         self.sleepers.fetch_sub(1, Ordering::SeqCst);
+        self.away[worker].store(false, Ordering::Relaxed);
         *slept += start.elapsed();
         now
     }
 
     /// Rests for `span` (or until the last round closes) unless every other worker rests;
     /// returns the open round, or `None` when the worker did not rest.
-    fn rest(&self, span: Duration, rounds: usize) -> Option<usize> {
+    fn rest(&self, worker: usize, span: Duration, rounds: usize) -> Option<usize> {
         let others = self.shares.len() - 1;
         self.resting
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
                 (n < others).then_some(n + 1)
             })
             .ok()?;
+        self.away[worker].store(true, Ordering::Relaxed);
         let deadline = Instant::now() + span;
         let mut guard = lock(&self.bell.0);
         loop {
@@ -202,18 +250,48 @@ impl<B: ?Sized, D: Decision, F: FnMut(usize, &[i64]) -> D> Shared<'_, B, D, F> {
             };
         }
         drop(guard);
+        self.away[worker].store(false, Ordering::Relaxed);
         self.resting.fetch_sub(1, Ordering::AcqRel);
         Some(self.round.load(Ordering::SeqCst))
     }
 
-    /// The next block of `round` for `worker`: its own share first, then the others'.
-    fn take(&self, worker: usize, round: usize) -> Option<usize> {
+    /// The next block of `round` for `worker`: its own share first, then those of workers
+    /// away or not yet started on the round (off their cores, most likely), then, once the
+    /// worker is `impatient`, those of the others. A block taken from a worker at work moves
+    /// to another core's cache and back, which costs more than a wait of a block or two; a
+    /// worker kept off its core by other programs is waited for only that long.
+    fn take(&self, worker: usize, round: usize, impatient: bool) -> Take {
         let n = self.shares.len();
-        (0..n).find_map(|k| {
+        let mut later = false;
+        for k in 0..n {
             let w = (worker + k) % n;
-            self.cursors[w].take(round, &self.shares[w])
-        })
+            let share = &self.shares[w];
+            let left = self.cursors[w].left(round, share);
+            if left == 0 {
+                continue;
+            }
+            if k == 0 || impatient || left == share.len() || self.away[w].load(Ordering::Relaxed) {
+                if let Some(b) = self.cursors[w].take(round, share) {
+                    return Take::Block(b);
+                }
+            } else {
+                later = true;
+            }
+        }
+        if later {
+            Take::Later
+        } else {
+            Take::Nothing
+        }
     }
+}
+
+/// What [`Shared::take`] found.
+enum Take {
+    Block(usize),
+    /// Blocks are left only with workers at work: worth waiting for a little.
+    Later,
+    Nothing,
 }
 
 /// What one worker brings to [`run`]: the blocks it takes first, and its work aside: a
@@ -264,14 +342,25 @@ pub(crate) fn run<B: ?Sized + Send, D: Decision, S, A: FnMut() -> bool + Send>(
         "every block in one share"
     );
     let count = blocks.len();
+    let workers = shares.len();
+    // Each worker's sums on cache lines of their own.
+    let stride = width.max(1).next_multiple_of(16);
     let shared = Shared {
         blocks: blocks.into_iter().map(Mutex::new).collect(),
-        cursors: shares.iter().map(|_| Cursor(AtomicU64::new(0))).collect(),
+        cursors: shares
+            .iter()
+            .map(|_| Padded(Cursor(AtomicU64::new(0))))
+            .collect(),
+        away: shares
+            .iter()
+            .map(|_| Padded(AtomicBool::new(false)))
+            .collect(),
         shares,
-        parts: (0..count * width).map(|_| AtomicI64::new(0)).collect(),
+        parts: (0..workers * stride).map(|_| AtomicI64::new(0)).collect(),
         width,
-        done: AtomicUsize::new(0),
-        round: AtomicUsize::new(0),
+        stride,
+        done: Padded(AtomicUsize::new(0)),
+        round: Padded(AtomicUsize::new(0)),
         decisions: [Mutex::new(None), Mutex::new(None)],
         decide: Mutex::new(decide),
         sleepers: AtomicUsize::new(0),
@@ -285,12 +374,48 @@ pub(crate) fn run<B: ?Sized + Send, D: Decision, S, A: FnMut() -> bool + Send>(
         let guard = AbandonOnPanic(&shared);
         let mut own = state();
         let mut values = vec![0i64; width];
+        // The worker's sum of its blocks' parts in the open round; published (with the
+        // count of blocks not yet counted) whenever it has no block in hand.
+        let mut totals = vec![0i64; width];
         let mut round = 0;
         let mut watch = Watch::new();
         let mut aside_left = true;
         while round < rounds {
             let mut decision: Option<D> = None;
-            while let Some(b) = shared.take(w, round) {
+            let mut waiting: Option<Instant> = None;
+            let mut impatient = watch.hurried;
+            let mut unpublished = 0;
+            // Once a worker found nothing left, it takes no more blocks of the round.
+            totals.fill(0);
+            loop {
+                let taken = shared.take(w, round, impatient);
+                if !matches!(taken, Take::Block(_)) && unpublished > 0 {
+                    shared.publish(w, &totals, unpublished, round, rounds);
+                    unpublished = 0;
+                }
+                if !matches!(taken, Take::Later) {
+                    // A wait for another worker counts as sleep toward a rest.
+                    if let Some(since) = waiting.take() {
+                        watch.slept += since.elapsed();
+                    }
+                }
+                let b = match taken {
+                    Take::Block(b) => b,
+                    Take::Later => {
+                        // Work aside is a wait of its own.
+                        if aside_left {
+                            aside_left = aside();
+                            impatient = true;
+                        } else {
+                            std::hint::spin_loop();
+                            impatient =
+                                waiting.get_or_insert_with(Instant::now).elapsed() >= PATIENCE;
+                            watch.hurried |= impatient;
+                        }
+                        continue;
+                    }
+                    Take::Nothing => break,
+                };
                 if round > 0 && decision.is_none() {
                     decision = Some(shared.decision(round - 1));
                 }
@@ -305,19 +430,19 @@ pub(crate) fn run<B: ?Sized + Send, D: Decision, S, A: FnMut() -> bool + Send>(
                     &mut values,
                 );
                 drop(block);
-                for (part, &value) in shared.parts[b * width..(b + 1) * width].iter().zip(&values) {
-                    part.store(value, Ordering::Relaxed);
+                for (total, value) in totals.iter_mut().zip(&values) {
+                    *total += value;
                 }
-                shared.finish(round, rounds);
+                unpublished += 1;
             }
             if aside_left && shared.round.load(Ordering::Acquire) == round {
                 aside_left = aside();
                 round = shared.round.load(Ordering::Acquire);
                 continue;
             }
-            round = shared.wait_past(round, &mut watch.slept);
+            round = shared.wait_past(w, round, &mut watch.slept);
             if watch.too_sleepy() {
-                if let Some(now) = shared.rest(watch.rest, rounds) {
+                if let Some(now) = shared.rest(w, watch.rest, rounds) {
                     round = now;
                     watch.rested();
                 }
@@ -349,6 +474,9 @@ pub(crate) fn run<B: ?Sized + Send, D: Decision, S, A: FnMut() -> bool + Send>(
 struct Watch {
     since: Instant,
     slept: Duration,
+    /// Whether the worker waited out its patience with another worker in the window: the
+    /// machine is busy, and until the window ends the worker takes blocks without waiting.
+    hurried: bool,
     /// The next rest.
     rest: Duration,
 }
@@ -358,6 +486,7 @@ impl Watch {
         Watch {
             since: Instant::now(),
             slept: Duration::ZERO,
+            hurried: false,
             rest: FIRST_REST,
         }
     }
@@ -372,6 +501,7 @@ impl Watch {
         let sleepy = self.slept * 4 > elapsed;
         self.since = Instant::now();
         self.slept = Duration::ZERO;
+        self.hurried = false;
         sleepy
     }
 
