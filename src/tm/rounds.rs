@@ -10,12 +10,14 @@
 //!
 //! Blocks are handed out one at a time: each worker first takes the blocks of its own share
 //! (so a block stays on one core and in its cache), then those of workers that are away
-//! (asleep or resting), and, after waiting [`PATIENCE`] for them, those of workers at work
-//! that have not reached them yet: a block moved to another core's cache and back costs more
-//! than the wait of a block or two that an uneven round asks, while a worker slowed down by
-//! other programs holds up a round by no more than the wait and the one block it is working
-//! on. A worker that finds nothing left to take spins for a moment, then sleeps until the
-//! round is over: no core is burnt in waiting.
+//! (asleep or resting) or have not started on the round, and, after waiting [`PATIENCE`]
+//! for them, those of workers at work that have not reached them yet: a block moved to
+//! another core's cache and back costs more than the wait of a block or two that an uneven
+//! round asks, while a worker slowed down by other programs holds up a round by no more than
+//! the wait and the one block it is working on. A worker that waited out its patience takes
+//! without waiting until its [`WINDOW`] ends (the machine is busy). A worker that finds
+//! nothing left to take spins for a moment, then sleeps until the round is over: no core is
+//! burnt in waiting.
 //!
 //! A worker may also bring work of its own that no other worker touches (a class of a
 //! per-class machine that it trains alone): it does a piece of it whenever the open round
@@ -24,7 +26,7 @@
 //!
 //! On a machine busier than it has cores, some worker is always off its core holding a
 //! block, and the others would spend their turns asleep waiting for it. A worker that slept
-//! for more than a quarter of the last [`WINDOW`] therefore rests: it leaves the blocks to the
+//! or waited for others for more than a quarter of the last [`WINDOW`] therefore rests: it leaves the blocks to the
 //! others for a while (twice as long each time, from [`FIRST_REST`]) and then tries again.
 //! At least one worker always keeps working, so a busy machine makes training no slower than
 //! on one thread, and a quiet one gets every worker back.
@@ -385,7 +387,8 @@ pub(crate) fn run<B: ?Sized + Send, D: Decision, S, A: FnMut() -> bool + Send>(
             let mut waiting: Option<Instant> = None;
             let mut impatient = watch.hurried;
             let mut unpublished = 0;
-            // Once a worker found nothing left, it takes no more blocks of the round.
+            // A new round, or the same one again after a piece of work aside: then nothing
+            // was left to take in it, so the sums published for it are complete.
             totals.fill(0);
             loop {
                 let taken = shared.take(w, round, impatient);
