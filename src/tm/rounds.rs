@@ -405,10 +405,9 @@ pub(crate) fn run<B: ?Sized + Send, D: Decision, S, A: FnMut() -> bool + Send>(
                 let b = match taken {
                     Take::Block(b) => b,
                     Take::Later => {
-                        // Work aside is a wait of its own.
+                        // Work aside fills the wait and moves no block between caches.
                         if aside_left {
                             aside_left = aside();
-                            impatient = true;
                         } else {
                             std::hint::spin_loop();
                             impatient =
