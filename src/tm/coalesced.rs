@@ -310,18 +310,6 @@ fn selection_limit(target: bool, sum: i32, threshold: i32) -> u64 {
     ((below.clamp(0, 2 * t) as u64) << 32) / (2 * t as u64)
 }
 
-/// The blocks in one unit of work of [`rounds`]: all of them on one worker, so that a
-/// round's hand-over is paid once a sample and not once a block; one a unit on several, so
-/// that a worker slowed down by other programs holds up a round by one block at most. Each
-/// block keeps its own streams, so the units change nothing in the model.
-fn blocks_per_unit(blocks: usize, workers: usize) -> usize {
-    if workers <= 1 {
-        blocks.max(1)
-    } else {
-        1
-    }
-}
-
 /// Focused negative sampling: a class k other than `label`, drawn with weight T + v_k (out
 /// of 2T) from the clamped class sums; uniformly when every weight is 0.
 fn focused_negative(sums: &[i32], label: usize, t: i64, rng: &mut Rng) -> usize {
@@ -443,30 +431,26 @@ impl CoalescedTm {
         let workers = rayon::current_num_threads().clamp(1, self.blocks.len());
         let (params, sampler, main) = (&self.params, &self.sampler, &mut self.rng);
         let label_of = |round: usize| data.labels()[order[round]] as usize;
-        let per_unit = blocks_per_unit(self.blocks.len(), workers);
-        let units: Vec<&mut [PoolBlock]> = self.blocks.chunks_mut(per_unit).collect();
-        let shares = rounds::spans(units.len(), workers);
+        let shares = rounds::spans(self.blocks.len(), workers);
         rounds::run(
-            units,
+            self.blocks.iter_mut().collect(),
             rounds::seats(shares),
             k,
             order.len() + 1,
             || SampleLiterals::new(layout),
-            |literals, round, updates: Option<&Updates>, _, unit, parts| {
-                for block in unit.iter_mut() {
-                    if let Some(&updates) = updates {
-                        let row = data.row(order[round - 1]);
-                        block.feedback(&Step {
-                            params,
-                            sampler,
-                            literals: literals.of(round - 1, row),
-                            classes: k,
-                            updates,
-                        });
-                    }
-                    if let Some(&i) = order.get(round) {
-                        block.votes(literals.of(round, data.row(i)), k, parts);
-                    }
+            |literals, round, updates: Option<&Updates>, _, block, parts| {
+                if let Some(&updates) = updates {
+                    let row = data.row(order[round - 1]);
+                    block.feedback(&Step {
+                        params,
+                        sampler,
+                        literals: literals.of(round - 1, row),
+                        classes: k,
+                        updates,
+                    });
+                }
+                if let Some(&i) = order.get(round) {
+                    block.votes(literals.of(round, data.row(i)), k, parts);
                 }
             },
             |round, totals| {
