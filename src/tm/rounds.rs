@@ -22,7 +22,9 @@
 //! A worker may also bring work of its own that no other worker touches (a class of a
 //! per-class machine that it trains alone): it does a piece of it whenever the open round
 //! has nothing left for it instead of waiting, and finishes it after the last round, so
-//! the waits of the shared rounds are filled and not slept through.
+//! the waits of the shared rounds are filled and not slept through. While it has such work
+//! it leaves the blocks of a worker not yet started on the round to that worker (busy with
+//! its own work aside, most likely) unless that worker is away.
 //!
 //! On a machine busier than it has cores, some worker is always off its core holding a
 //! block, and the others would spend their turns asleep waiting for it. A worker that slept
@@ -261,8 +263,10 @@ impl<B: ?Sized, D: Decision, F: FnMut(usize, &[i64]) -> D> Shared<'_, B, D, F> {
     /// away or not yet started on the round (off their cores, most likely), then, once the
     /// worker is `impatient`, those of the others. A block taken from a worker at work moves
     /// to another core's cache and back, which costs more than a wait of a block or two; a
-    /// worker kept off its core by other programs is waited for only that long.
-    fn take(&self, worker: usize, round: usize, impatient: bool) -> Take {
+    /// worker kept off its core by other programs is waited for only that long. A worker
+    /// with work `aside` leaves a worker not yet started its blocks too unless it is away:
+    /// that worker is most likely doing its own work aside, and both keep their caches.
+    fn take(&self, worker: usize, round: usize, impatient: bool, aside: bool) -> Take {
         let n = self.shares.len();
         let mut later = false;
         for k in 0..n {
@@ -272,7 +276,8 @@ impl<B: ?Sized, D: Decision, F: FnMut(usize, &[i64]) -> D> Shared<'_, B, D, F> {
             if left == 0 {
                 continue;
             }
-            if k == 0 || impatient || left == share.len() || self.away[w].load(Ordering::Relaxed) {
+            let unstarted = left == share.len() && !aside;
+            if k == 0 || impatient || unstarted || self.away[w].load(Ordering::Relaxed) {
                 if let Some(b) = self.cursors[w].take(round, share) {
                     return Take::Block(b);
                 }
@@ -391,7 +396,7 @@ pub(crate) fn run<B: ?Sized + Send, D: Decision, S, A: FnMut() -> bool + Send>(
             // was left to take in it, so the sums published for it are complete.
             totals.fill(0);
             loop {
-                let taken = shared.take(w, round, impatient);
+                let taken = shared.take(w, round, impatient, aside_left);
                 if !matches!(taken, Take::Block(_)) && unpublished > 0 {
                     shared.publish(w, &totals, unpublished, round, rounds);
                     unpublished = 0;
