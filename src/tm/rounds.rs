@@ -121,7 +121,7 @@ impl<T> std::ops::Deref for Padded<T> {
 }
 
 /// What the workers share.
-struct Shared<'b, B: ?Sized, D, F> {
+struct Shared<'b, B, D, F> {
     blocks: Vec<Mutex<&'b mut B>>,
     shares: Vec<Vec<usize>>,
     cursors: Vec<Padded<Cursor>>,
@@ -155,7 +155,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
         .unwrap_or_else(|_| panic!("another training worker panicked"))
 }
 
-impl<B: ?Sized, D: Decision, F: FnMut(usize, &[i64]) -> D> Shared<'_, B, D, F> {
+impl<B, D: Decision, F: FnMut(usize, &[i64]) -> D> Shared<'_, B, D, F> {
     /// The decision of `round`, once it is made.
     fn decision(&self, round: usize) -> D {
         let slot = lock(&self.decisions[round % 2]);
@@ -332,7 +332,7 @@ pub(crate) fn seats(shares: Vec<Vec<usize>>) -> Vec<Seat<fn() -> bool>> {
 /// parts to fill (they start at zero each time); `state` is the worker's own, made by
 /// `state()`. At the end of every round but the last, `decide(round, totals)` turns the
 /// summed parts into the round's decision.
-pub(crate) fn run<B: ?Sized + Send, D: Decision, S, A: FnMut() -> bool + Send>(
+pub(crate) fn run<B: Send, D: Decision, S, A: FnMut() -> bool + Send>(
     blocks: Vec<&mut B>,
     seats: Vec<Seat<A>>,
     width: usize,
@@ -529,9 +529,9 @@ pub(crate) fn spans(count: usize, workers: usize) -> Vec<Vec<usize>> {
 }
 
 /// Marks the round abandoned and wakes the sleepers when dropped during a panic.
-struct AbandonOnPanic<'s, 'b, B: ?Sized, D, F>(&'s Shared<'b, B, D, F>);
+struct AbandonOnPanic<'s, 'b, B, D, F>(&'s Shared<'b, B, D, F>);
 
-impl<B: ?Sized, D, F> Drop for AbandonOnPanic<'_, '_, B, D, F> {
+impl<B, D, F> Drop for AbandonOnPanic<'_, '_, B, D, F> {
     fn drop(&mut self) {
         self.0.abandoned.store(true, Ordering::Relaxed);
         if let Ok(_guard) = self.0.bell.0.lock() {
