@@ -264,8 +264,9 @@ impl<B, D: Decision, F: FnMut(usize, &[i64]) -> D> Shared<'_, B, D, F> {
     /// worker is `impatient`, those of the others. A block taken from a worker at work moves
     /// to another core's cache and back, which costs more than a wait of a block or two; a
     /// worker kept off its core by other programs is waited for only that long. A worker
-    /// with work `aside` leaves a worker not yet started its blocks too unless it is away:
-    /// that worker is most likely doing its own work aside, and both keep their caches.
+    /// with work `aside` leaves the blocks of a worker not yet started on the round to it
+    /// as well, unless that worker is away: it is most likely busy with its own work aside,
+    /// and both keep their caches.
     fn take(&self, worker: usize, round: usize, impatient: bool, aside: bool) -> Take {
         let n = self.shares.len();
         let mut later = false;
