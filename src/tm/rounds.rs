@@ -136,7 +136,8 @@ struct Shared<'b, B, D, F> {
     round: Padded<AtomicUsize>,
     /// The decisions of even rounds, then of odd ones.
     decisions: [Mutex<Option<(usize, D)>>; 2],
-    decide: Mutex<F>,
+    /// The decision maker, with the buffer the closing worker adds the workers' sums up in.
+    decide: Mutex<(F, Vec<i64>)>,
     /// Workers asleep until the round closes.
     sleepers: AtomicUsize,
     /// Workers resting.
@@ -177,13 +178,15 @@ impl<B, D: Decision, F: FnMut(usize, &[i64]) -> D> Shared<'_, B, D, F> {
         }
         self.done.store(0, Ordering::Relaxed);
         if round + 1 < rounds {
-            let mut totals = vec![0i64; self.width];
+            let mut decide = lock(&self.decide);
+            let (decide, totals) = &mut *decide;
+            totals.fill(0);
             for slot in self.parts.chunks(self.stride) {
                 for (total, value) in totals.iter_mut().zip(slot) {
                     *total += value.swap(0, Ordering::Relaxed);
                 }
             }
-            let decision = (lock(&self.decide))(round, &totals);
+            let decision = decide(round, totals);
             *lock(&self.decisions[round % 2]) = Some((round, decision));
             for cursor in &self.cursors {
                 cursor.open(round + 1);
@@ -370,7 +373,7 @@ pub(crate) fn run<B: Send, D: Decision, S, A: FnMut() -> bool + Send>(
         done: Padded(AtomicUsize::new(0)),
         round: Padded(AtomicUsize::new(0)),
         decisions: [Mutex::new(None), Mutex::new(None)],
-        decide: Mutex::new(decide),
+        decide: Mutex::new((decide, vec![0i64; width])),
         sleepers: AtomicUsize::new(0),
         resting: AtomicUsize::new(0),
         bell: (Mutex::new(()), Condvar::new()),
