@@ -115,6 +115,11 @@ pub const LIST: &[Entry] = &[
                 "hv-bits",
                 "B: positions per symbol in the hypervector (default 1)",
             ),
+            (
+                "hv-seed",
+                "K: which positions the symbols own, one mapping per K (default 0); seed 000 \
+                 drew a new mapping for every run",
+            ),
         ],
     },
     Entry {
@@ -288,6 +293,7 @@ impl Encoder {
             }
         }
         let mut hv_bits = None;
+        let mut hv_seed = None;
         for option in options.into_iter().flat_map(|o| o.split(',')) {
             let (key, value) = option
                 .split_once('=')
@@ -337,7 +343,11 @@ impl Encoder {
                         .ok()
                         .filter(|&n: &usize| n >= 1)
                         .ok_or_else(bad)?;
-                    encoder.hypervector = Some(Hypervector { size, bits: 1 });
+                    encoder.hypervector = Some(Hypervector {
+                        size,
+                        bits: 1,
+                        seed: 0,
+                    });
                 }
                 "hv-bits" => {
                     hv_bits = Some(
@@ -348,6 +358,7 @@ impl Encoder {
                             .ok_or_else(bad)?,
                     )
                 }
+                "hv-seed" => hv_seed = Some(value.parse().map_err(|_| bad())?),
                 _ => unreachable!("every listed option is handled"),
             }
         }
@@ -361,6 +372,13 @@ impl Encoder {
             (Some(hv), Some(bits)) => hv.bits = bits,
             (None, Some(_)) => {
                 return Err(format!("encoder '{text}': hv-bits needs hv=N"));
+            }
+            _ => {}
+        }
+        match (&mut encoder.hypervector, hv_seed) {
+            (Some(hv), Some(seed)) => hv.seed = seed,
+            (None, Some(_)) => {
+                return Err(format!("encoder '{text}': hv-seed needs hv=N"));
             }
             _ => {}
         }
@@ -396,6 +414,9 @@ impl Encoder {
             options.push(format!("hv={}", hv.size));
             if hv.bits != 1 {
                 options.push(format!("hv-bits={}", hv.bits));
+            }
+            if hv.seed != 0 {
+                options.push(format!("hv-seed={}", hv.seed));
             }
         }
         let mut text = format!("{}@{}", entry.name, entry.version);
@@ -650,6 +671,7 @@ mod tests {
             "hex-connection@1:fold=on,rotate=on",
             "hex-connection@1:hv=2048",
             "hex-connection@1:fold=on,hv=1024,hv-bits=2",
+            "hex-connection@1:hv=1024,hv-bits=2,hv-seed=7",
             "hex-compact@1:fold=on",
             "checkers-planes@1:view=mover",
             "checkers-planes@1:meta=on,balance=on",
@@ -665,6 +687,12 @@ mod tests {
             Encoder::parse("checkers-planes").unwrap(),
             Encoder::of(Kind::CheckersPlanes)
         );
+        assert_eq!(
+            Encoder::parse("hex-connection:hv=64,hv-seed=0")
+                .unwrap()
+                .name(),
+            "hex-connection@1:hv=64"
+        );
         for bad in [
             "hex-conection",
             "hex-compact@2",
@@ -676,6 +704,9 @@ mod tests {
             "hex-connection:hv=0",
             "hex-connection:hv-bits=2",
             "hex-connection:hv=4,hv-bits=5",
+            "hex-connection:hv-seed=3",
+            "hex-connection:hv=64,hv-seed=-1",
+            "hex-connection:hv=64,hv-seed=x",
             "hex-compact:hv=64",
         ] {
             assert!(Encoder::parse(bad).is_err(), "{bad}");

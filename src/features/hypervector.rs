@@ -6,8 +6,10 @@
 //! some precision for a machine a fraction of the size (seed 000: 6,642 symbols of 9x9
 //! boards in 2,048 or 1,024 positions).
 //!
-//! The positions of a symbol are fixed for good (a hash of the symbol's index, not a seeded
-//! draw), so a model trained on folded features reads the same features on any machine.
+//! The positions of a symbol are fixed for good by the symbol's index and the mapping's
+//! `seed` (a hash of the two, not a draw from a stream), so a model trained on folded
+//! features reads the same features on any machine. Seed 000 drew a new mapping for every
+//! run; other seeds give other mappings, seed 0 the one this program always used.
 
 /// How symbols are folded: `bits` positions each, in a vector of `size`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,6 +18,8 @@ pub struct Hypervector {
     pub size: usize,
     /// Positions per symbol (at most `size`).
     pub bits: usize,
+    /// Which mapping of symbols to positions (0: the first).
+    pub seed: u64,
 }
 
 /// A well-mixed 64-bit hash (the finaliser of SplitMix64).
@@ -31,7 +35,8 @@ impl Hypervector {
         let mut chosen = Vec::with_capacity(self.bits);
         let mut draw = 0u64;
         while chosen.len() < self.bits {
-            let h = mix(((symbol as u64) << 20) ^ draw ^ 0x6a09_e667_f3bc_c909);
+            // mix(0) is 0: seed 0 keeps the mapping of the versions before seeds.
+            let h = mix(((symbol as u64) << 20) ^ draw ^ 0x6a09_e667_f3bc_c909 ^ mix(self.seed));
             draw += 1;
             let position = ((h as u128 * self.size as u128) >> 64) as usize;
             if !chosen.contains(&position) {
@@ -64,7 +69,11 @@ mod tests {
 
     #[test]
     fn each_symbol_owns_distinct_positions_spread_over_the_vector() {
-        let hv = Hypervector { size: 64, bits: 3 };
+        let hv = Hypervector {
+            size: 64,
+            bits: 3,
+            seed: 0,
+        };
         let mut hits = vec![0usize; 64];
         for symbol in 0..6400 {
             let p = hv.positions(symbol);
@@ -80,8 +89,31 @@ mod tests {
     }
 
     #[test]
+    fn seed_zero_keeps_the_first_mapping_and_other_seeds_draw_others() {
+        let first = Hypervector {
+            size: 1024,
+            bits: 2,
+            seed: 0,
+        };
+        // The positions of the mapping models were trained on before seeds existed.
+        assert_eq!(first.positions(0), [213, 292]);
+        assert_eq!(first.positions(1), [594, 635]);
+        assert_eq!(first.positions(6641), [328, 232]);
+        let seventh = Hypervector { seed: 7, ..first };
+        assert_eq!(seventh.positions(0), [142, 448]);
+        let moved = (0..6642)
+            .filter(|&s| first.positions(s) != seventh.positions(s))
+            .count();
+        assert!(moved > 6600, "{moved} of 6,642 symbols moved");
+    }
+
+    #[test]
     fn folding_sets_exactly_the_positions_of_present_symbols() {
-        let hv = Hypervector { size: 16, bits: 2 };
+        let hv = Hypervector {
+            size: 16,
+            bits: 2,
+            seed: 0,
+        };
         let symbols = [0u8, 1, 0, 0, 1];
         let mut out = vec![7];
         hv.fold(&symbols, &mut out);
