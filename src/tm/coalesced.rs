@@ -432,6 +432,7 @@ impl CoalescedTm {
         let (params, sampler, main) = (&self.params, &self.sampler, &mut self.rng);
         let label_of = |round: usize| data.labels()[order[round]] as usize;
         let shares = rounds::spans(self.blocks.len(), workers);
+        let mut sums = vec![0i32; k];
         rounds::run(
             self.blocks.iter_mut().collect(),
             rounds::seats(shares),
@@ -454,7 +455,9 @@ impl CoalescedTm {
                 }
             },
             |round, totals| {
-                let sums: Vec<i32> = totals.iter().map(|&s| s.clamp(-t, t) as i32).collect();
+                for (sum, &total) in sums.iter_mut().zip(totals) {
+                    *sum = total.clamp(-t, t) as i32;
+                }
                 let label = label_of(round);
                 let negative = focused_negative(&sums, label, t, main);
                 [
