@@ -362,25 +362,29 @@ impl Encoder {
                 _ => unreachable!("every listed option is handled"),
             }
         }
-        match (&mut encoder.hypervector, hv_bits) {
-            (Some(hv), Some(bits)) if bits > hv.size => {
-                return Err(format!(
-                    "encoder '{text}': hv-bits={bits} is more than the hv={} positions",
-                    hv.size
-                ))
+        // The hypervector's own options, whatever their order among the others.
+        match &mut encoder.hypervector {
+            Some(hv) => {
+                if let Some(bits) = hv_bits {
+                    if bits > hv.size {
+                        return Err(format!(
+                            "encoder '{text}': hv-bits={bits} is more than the hv={} positions",
+                            hv.size
+                        ));
+                    }
+                    hv.bits = bits;
+                }
+                if let Some(seed) = hv_seed {
+                    hv.seed = seed;
+                }
             }
-            (Some(hv), Some(bits)) => hv.bits = bits,
-            (None, Some(_)) => {
+            None if hv_bits.is_some() => {
                 return Err(format!("encoder '{text}': hv-bits needs hv=N"));
             }
-            _ => {}
-        }
-        match (&mut encoder.hypervector, hv_seed) {
-            (Some(hv), Some(seed)) => hv.seed = seed,
-            (None, Some(_)) => {
+            None if hv_seed.is_some() => {
                 return Err(format!("encoder '{text}': hv-seed needs hv=N"));
             }
-            _ => {}
+            None => {}
         }
         if encoder.mover_view && encoder.white_labels {
             return Err(format!(

@@ -33,10 +33,11 @@ impl Hypervector {
     /// The distinct positions of `symbol`, in the order they were drawn.
     pub fn positions(&self, symbol: usize) -> Vec<usize> {
         let mut chosen = Vec::with_capacity(self.bits);
+        // mix(0) is 0: seed 0 keeps the mapping of the versions before seeds.
+        let salt = 0x6a09_e667_f3bc_c909 ^ mix(self.seed);
         let mut draw = 0u64;
         while chosen.len() < self.bits {
-            // mix(0) is 0: seed 0 keeps the mapping of the versions before seeds.
-            let h = mix(((symbol as u64) << 20) ^ draw ^ 0x6a09_e667_f3bc_c909 ^ mix(self.seed));
+            let h = mix(((symbol as u64) << 20) ^ draw ^ salt);
             draw += 1;
             let position = ((h as u128 * self.size as u128) >> 64) as usize;
             if !chosen.contains(&position) {
