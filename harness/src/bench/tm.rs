@@ -6,7 +6,8 @@
 //! in the machine's load falls on all of them alike. For each epoch the bench prints the
 //! median and the range of the wall seconds and of the CPU seconds (every thread of the
 //! process), and the test accuracy; memory is the growth of the process's resident set
-//! from the moment its data is loaded to the end of training. Ratios compare each peer with
+//! from the moment its data is loaded (and the memory the loading freed is handed back to
+//! the system) to the end of training. Ratios compare each peer with
 //! tmbot's machine of the same family at the same number of threads (per-class libraries
 //! with the per-class machine, coalesced ones with the coalesced machine), and tmbot on two
 //! threads with tmbot on one. `--load` keeps one core busy throughout (a spinning thread
@@ -310,6 +311,17 @@ fn status_mb(key: &str) -> Option<f64> {
     Some(kb / 1024.0)
 }
 
+/// Hands the memory freed while loading back to the system (glibc keeps freed heap
+/// resident), so that the growth measured next is the machine's own and not the reuse of
+/// the loader's leftovers; the peers' script does the same.
+fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free heap pages to the system.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 /// Resets the peak resident set to the current one (Linux); false where it cannot.
 fn reset_peak() -> bool {
     std::fs::write("/proc/self/clear_refs", "5").is_ok()
@@ -331,6 +343,7 @@ fn run_tmbot(args: &Args, spec: &str) -> anyhow::Result<()> {
         .num_threads(threads)
         .build()
         .context("starting the threads")?;
+    release_freed_memory();
     let loaded = status_mb("VmRSS").unwrap_or(f64::NAN);
     anyhow::ensure!(
         reset_peak(),
