@@ -17,8 +17,9 @@ Figures, per epoch: wall seconds (time.perf_counter), CPU seconds of the whole p
 Memory: the growth of the resident set from the moment the data is loaded (the memory the
 loading freed handed back to the system first, the peak counter reset through
 /proc/self/clear_refs) to the end of training, so the loader's own memory is not counted
-and a library cannot hide its memory in the loader's freed heap. green-tsetlin runs all its epochs in one call: its CPU seconds
-are the total divided evenly over the epochs ("cpu_split": true).
+and a library cannot hide its memory in the loader's freed heap. green-tsetlin runs all its
+epochs in one call: its CPU seconds are the total divided evenly over the epochs
+("cpu_split": true).
 
 Set-up once, in any folder outside the project:
     python3 -m venv /tmp/tm-peers && /tmp/tm-peers/bin/pip install \
