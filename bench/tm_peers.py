@@ -26,6 +26,7 @@ Set-up once, in any folder outside the project:
         pyTsetlinMachine==0.6.6 tmu==0.8.3 green-tsetlin==1.1.0 "numpy<2" "pandas<3"
 """
 import argparse
+import ctypes
 import json
 import time
 
@@ -44,7 +45,6 @@ def release_freed_memory():
     """Hands the memory freed while loading back to the system (glibc keeps freed heap
     resident, and a library allocating into it would show no growth)."""
     try:
-        import ctypes
         ctypes.CDLL("libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):
         pass
