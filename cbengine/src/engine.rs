@@ -24,6 +24,10 @@ use tmbot::stop::StopFlag;
 /// move at twice its time).
 pub const CRITICAL_MOVE_FACTOR: f64 = 2.0;
 
+/// The paces `set pace` accepts: from a quarter of CheckerBoard's time a move to the most a
+/// move may take.
+pub const PACE_RANGE: std::ops::RangeInclusive<f64> = 0.25..=CRITICAL_MOVE_FACTOR;
+
 /// What `getmove` hands back to CheckerBoard.
 pub struct Played {
     /// The position after the move.
@@ -46,6 +50,8 @@ pub struct Engine {
     history: Option<Checkers>,
     hash_mb: u64,
     book: u64,
+    /// The share of CheckerBoard's time a move aims at ([`PACE_RANGE`]; 1: the time itself).
+    pace: f64,
 }
 
 impl Engine {
@@ -59,6 +65,7 @@ impl Engine {
             history: None,
             hash_mb: 64,
             book: 1,
+            pace: 1.0,
         };
         engine.player = engine
             .sized(Checkers::DEFAULT_PLAYER.to_string())
@@ -111,6 +118,25 @@ impl Engine {
         Checkers::from_position(position)
     }
 
+    /// The search limits of a move under CheckerBoard's `maxtime` (seconds).
+    fn limits(&self, maxtime: f64, stop: StopFlag) -> Limits {
+        let seconds = if maxtime.is_finite() {
+            maxtime.clamp(0.01, 3600.0)
+        } else {
+            1.0
+        };
+        // Leave the same margin as the protocol engine for freeing the search tree.
+        let time = Duration::from_secs_f64(seconds * (1.0 - AFTER_DEADLINE_SHARE));
+        // CheckerBoard's time (times the pace) is what a move aims at, as its engines read
+        // it: a stable move stops sooner and a critical one may run on.
+        Limits {
+            time: Some(time.mul_f64(CRITICAL_MOVE_FACTOR)),
+            target: Some(time.mul_f64(self.pace)),
+            stop: Some(stop),
+            ..Limits::default()
+        }
+    }
+
     /// Plays a move for `side` on `board`.
     pub fn getmove(
         &mut self,
@@ -121,21 +147,7 @@ impl Engine {
     ) -> Result<Played, String> {
         let position = read_board(board, side).map_err(|e| e.to_string())?;
         let game = self.game_at(position);
-        let seconds = if maxtime.is_finite() {
-            maxtime.clamp(0.01, 3600.0)
-        } else {
-            1.0
-        };
-        // Leave the same margin as the protocol engine for freeing the search tree.
-        let time = Duration::from_secs_f64(seconds * (1.0 - AFTER_DEADLINE_SHARE));
-        // CheckerBoard's time is what a move should take on average, as its engines read
-        // it: a stable move stops sooner and a critical one may run on.
-        let limits = Limits {
-            time: Some(time.mul_f64(CRITICAL_MOVE_FACTOR)),
-            target: Some(time),
-            stop: Some(stop),
-            ..Limits::default()
-        };
+        let limits = self.limits(maxtime, stop);
         // One legal move (a forced capture, say) is played at once.
         let only = match game.position().legal_moves().as_slice() {
             &[mv] => Some(mv),
@@ -194,7 +206,7 @@ impl Engine {
                 env!("CARGO_PKG_VERSION"),
                 self.player.spec()
             ),
-            ["help"] => "name, about, help, get/set protocolversion, gametype, hashsize, book, player, seed; set gamehist FEN [moves]".to_string(),
+            ["help"] => "name, about, help, get/set protocolversion, gametype, hashsize, book, pace, player, seed; set gamehist FEN [moves]".to_string(),
             ["get", "protocolversion"] => "2".to_string(),
             ["get", "gametype"] => "21".to_string(),
             ["get", "hashsize"] => self.hash_mb.to_string(),
@@ -219,6 +231,18 @@ impl Engine {
                     n.to_string()
                 }
                 Err(_) => format!("? bad book setting '{n}'"),
+            },
+            ["get", "pace"] => self.pace.to_string(),
+            ["set", "pace", n] => match n.parse::<f64>() {
+                Ok(pace) if PACE_RANGE.contains(&pace) => {
+                    self.pace = pace;
+                    n.to_string()
+                }
+                _ => format!(
+                    "? bad pace '{n}' (a share of the time a move, {} to {})",
+                    PACE_RANGE.start(),
+                    PACE_RANGE.end()
+                ),
             },
             ["get", "player"] => self.player.spec().to_string(),
             ["set", "player", spec @ ..] => match self.sized(spec.join(" ")) {
@@ -455,5 +479,22 @@ mod tests {
             .command("set hashsize lots")
             .unwrap()
             .starts_with('?'));
+    }
+
+    #[test]
+    fn the_pace_scales_the_planned_time_and_not_the_limit() {
+        let mut engine = Engine::new();
+        assert_eq!(engine.command("get pace").unwrap(), "1");
+        let at_one = engine.limits(0.5, StopFlag::default());
+        assert_eq!(engine.command("set pace 1.5").unwrap(), "1.5");
+        let faster = engine.limits(0.5, StopFlag::default());
+        assert_eq!(faster.target, at_one.target.map(|t| t.mul_f64(1.5)));
+        assert_eq!(faster.time, at_one.time);
+        assert!(faster.target < faster.time);
+        for bad in ["set pace 0.1", "set pace 2.5", "set pace fast"] {
+            let answer = engine.command(bad).unwrap();
+            assert!(answer.starts_with("? bad pace"), "{bad}: {answer}");
+        }
+        assert_eq!(engine.command("get pace").unwrap(), "1.5");
     }
 }
