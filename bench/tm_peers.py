@@ -35,9 +35,10 @@ import numpy as np
 
 def read(path):
     with open(path) as f:
-        first = f.readline()
-    header = 0 if first.split(",")[0].strip().lstrip("-").isdigit() else 1
-    a = np.loadtxt(path, delimiter=",", dtype=np.uint32, skiprows=header, ndmin=2)
+        # A first line that does not start with a number is a header: read on past it.
+        if f.readline().split(",")[0].strip().lstrip("-").isdigit():
+            f.seek(0)
+        a = np.loadtxt(f, delimiter=",", dtype=np.uint32, ndmin=2)
     return np.ascontiguousarray(a[:, :-1]), np.ascontiguousarray(a[:, -1])
 
 
