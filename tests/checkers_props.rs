@@ -9,6 +9,7 @@ use tmbot::game::checkers::{
 };
 use tmbot::game::Game;
 use tmbot::rng;
+use tmbot::search::SearchGame;
 
 /// A random game of up to `plies` moves from the start, drawn from `seed`.
 fn random_game(seed: u64, plies: usize) -> Checkers {
@@ -38,6 +39,7 @@ proptest! {
                 let mut next = game.clone();
                 next.play(mv);
                 prop_assert_eq!(next.hash(), zobrist::hash(next.position()));
+                prop_assert_eq!(game.hash_after(mv), Some(next.hash()));
                 prop_assert_eq!(next.undo(), Some(mv));
                 prop_assert_eq!(next.position(), &pos);
                 prop_assert_eq!(next.hash(), game.hash());

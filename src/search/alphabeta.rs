@@ -425,12 +425,19 @@ impl<G: SearchGame> AlphaBeta<G> {
         (slot, check): (usize, u32),
         evaluator: &dyn Evaluator<G>,
     ) -> i32 {
-        // The moves are generated while the table entry, prefetched by the caller, is still
-        // on its way from memory; a cut by the entry wastes them, but that is the rarer case.
+        // The moves are generated and ordered while the table entry, asked for by the caller,
+        // is still on its way from memory; a cut by the entry wastes that work, but that is
+        // the rarer case.
         game.legal_moves(&mut self.legal);
-        let mut table_move = NO_MOVE;
+        let mut moves = self.ordered_moves(ply);
+        // Children two plies from the horizon or more read the table: the first move's entry
+        // is asked for now (it comes while this node's own entry does), each next move's
+        // while the move before it is searched.
+        let fetch_ahead = depth >= 2;
+        if let Some(&(_, _, first)) = moves.first().filter(|_| fetch_ahead) {
+            self.prefetch_after(game, first);
+        }
         if let Some(entry) = self.probe(slot, check) {
-            table_move = entry.best;
             if u32::from(entry.depth) >= depth {
                 let score = score_from_table(entry.score, ply);
                 let cut = match entry.bound {
@@ -439,12 +446,22 @@ impl<G: SearchGame> AlphaBeta<G> {
                     Bound::Upper => score <= alpha,
                 };
                 if cut {
+                    moves.clear();
+                    self.buffers[ply] = moves;
                     return score;
                 }
             }
+            // The table's move goes first; the others keep their order.
+            let table_move = moves
+                .iter()
+                .position(|&(_, index, _)| index == entry.best && index != NO_MOVE);
+            if let Some(at) = table_move.filter(|&at| at > 0) {
+                moves[..=at].rotate_right(1);
+                if fetch_ahead {
+                    self.prefetch_after(game, moves[0].2);
+                }
+            }
         }
-
-        let mut moves = self.ordered_moves(table_move, ply);
         let alpha_start = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = NO_MOVE;
@@ -452,6 +469,9 @@ impl<G: SearchGame> AlphaBeta<G> {
         // ply shallower first, and again at full depth only if they beat alpha.
         let reducible = depth >= REDUCE_FROM_DEPTH && game.is_quiet() && !game.is_threatened();
         for (i, &(_, index, mv)) in moves.iter().enumerate() {
+            if let Some(&(_, _, next)) = moves.get(i + 1).filter(|_| fetch_ahead) {
+                self.prefetch_after(game, next);
+            }
             game.play(mv);
             let mut score = alpha + 1;
             if reducible && i >= REDUCE_AFTER_MOVES {
@@ -515,6 +535,14 @@ impl<G: SearchGame> AlphaBeta<G> {
         best_score
     }
 
+    /// Asks for the table bucket of the position after `mv` (see [`SearchGame::hash_after`]).
+    fn prefetch_after(&self, game: &G, mv: G::Move) {
+        if let Some(hash) = game.hash_after(mv) {
+            let (high, _) = table_key(hash);
+            prefetch(&self.table[high & (self.table.len() - 1) & !1]);
+        }
+    }
+
     /// The entry of this game's position with `check` in the bucket at `slot` (even), if
     /// the bucket holds one.
     fn probe(&self, slot: usize, check: u32) -> Option<TtEntry> {
@@ -537,10 +565,10 @@ impl<G: SearchGame> AlphaBeta<G> {
         self.table[slot + usize::from(keeps_first)] = Some(entry);
     }
 
-    /// The legal moves (already generated into `legal`) in search order (table move,
-    /// killers, then by history score), each with its sort key and its index among the legal
-    /// moves. `table_move` is an index.
-    fn ordered_moves(&mut self, table_move: u16, ply: usize) -> Vec<(i64, u16, G::Move)> {
+    /// The legal moves (already generated into `legal`) in search order before the table
+    /// move is known (killers, then by history score), each with its sort key and its index
+    /// among the legal moves.
+    fn ordered_moves(&mut self, ply: usize) -> Vec<(i64, u16, G::Move)> {
         if self.buffers.len() <= ply {
             self.buffers.resize_with(ply + 1, Vec::new);
         }
@@ -549,9 +577,7 @@ impl<G: SearchGame> AlphaBeta<G> {
         ordered.extend(self.legal.iter().enumerate().map(|(i, &mv)| {
             // Lists longer than the index can name keep their extra moves unnamed.
             let index = u16::try_from(i).unwrap_or(NO_MOVE);
-            let key = if index == table_move && index != NO_MOVE {
-                i64::MIN
-            } else if Some(mv) == killers[0] {
+            let key = if Some(mv) == killers[0] {
                 i64::MIN + 1
             } else if Some(mv) == killers[1] {
                 i64::MIN + 2

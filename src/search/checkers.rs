@@ -5,8 +5,8 @@
 
 use super::SearchGame;
 use crate::game::checkers::endgame::Endgame;
-use crate::game::checkers::Checkers;
-use crate::game::{Color, Solved};
+use crate::game::checkers::{zobrist, Checkers, Move};
+use crate::game::{Color, Game, Solved};
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -27,6 +27,10 @@ impl SearchGame for Checkers {
         let mut turned = *self.position();
         turned.set_side_to_move(turned.side_to_move().opponent());
         turned.must_capture()
+    }
+
+    fn hash_after(&self, mv: Move) -> Option<u64> {
+        Some(self.hash() ^ zobrist::move_delta(self.position(), &mv))
     }
 
     fn solved(&self) -> Option<Solved> {

@@ -168,6 +168,14 @@ pub trait SearchGame: EvalGame {
         false
     }
 
+    /// The [`Game::hash`] of the position after `mv`, where the game can tell it without
+    /// playing the move: alpha-beta then asks for the next move's table entry while it
+    /// searches the move before it.
+    fn hash_after(&self, mv: Self::Move) -> Option<u64> {
+        let _ = mv;
+        None
+    }
+
     /// This position's result from the solved tables loaded by [`SearchGame::load_solved`],
     /// if they cover it.
     fn solved(&self) -> Option<Solved> {
