@@ -12,10 +12,9 @@ use std::sync::OnceLock;
 const ZOBRIST_SEED: u64 = 0x00C4_EC4E_25EE_D001;
 
 struct Keys {
-    /// Indexed by [`Piece::index`] then square - 1.
-    pieces: [[u64; 32]; 4],
-    /// The same keys indexed by [`Piece::index`] then padded bit index (moves name bits).
-    by_bit: [[u64; PADDED_BITS]; 4],
+    /// Indexed by [`Piece::index`] then padded bit index (moves name bits; bits between
+    /// rows have no square and stay 0).
+    pieces: [[u64; PADDED_BITS]; 4],
     white_to_move: u64,
 }
 
@@ -26,26 +25,22 @@ fn keys() -> &'static Keys {
     static KEYS: OnceLock<Keys> = OnceLock::new();
     KEYS.get_or_init(|| {
         let mut rng = rng::seeded(ZOBRIST_SEED);
-        let mut pieces = [[0; 32]; 4];
-        for key in pieces.iter_mut().flatten() {
-            *key = rng.next_u64();
-        }
-        let mut by_bit = [[0; PADDED_BITS]; 4];
-        for (by_square, by_bit) in pieces.iter().zip(&mut by_bit) {
-            for (square, &key) in (1..=32).zip(by_square) {
-                by_bit[usize::from(bit_index(square))] = key;
+        // Drawn piece by piece, then square by square (1-32): the order fixes every key.
+        let mut pieces = [[0; PADDED_BITS]; 4];
+        for piece_keys in &mut pieces {
+            for square in 1..=32 {
+                piece_keys[usize::from(bit_index(square))] = rng.next_u64();
             }
         }
         Keys {
             pieces,
-            by_bit,
             white_to_move: rng.next_u64(),
         }
     })
 }
 
 fn piece_key(piece: Piece, square: u8) -> u64 {
-    keys().pieces[piece.index()][square as usize - 1]
+    keys().pieces[piece.index()][usize::from(bit_index(square))]
 }
 
 /// The hash of `pos`, computed from scratch.
@@ -79,14 +74,14 @@ pub fn move_delta(pos: &Position, mv: &Move) -> u64 {
     let was_king = pos.kings & (1u64 << mv.from) != 0;
     let is_king = was_king || (1u64 << mv.to) & king_row(us) != 0;
     let mut delta = keys.white_to_move
-        ^ keys.by_bit[kind(us, was_king)][usize::from(mv.from)]
-        ^ keys.by_bit[kind(us, is_king)][usize::from(mv.to)];
+        ^ keys.pieces[kind(us, was_king)][usize::from(mv.from)]
+        ^ keys.pieces[kind(us, is_king)][usize::from(mv.to)];
     let them = us.opponent();
     let mut captured = mv.captured;
     while captured != 0 {
         let bit = captured.trailing_zeros() as usize;
         captured &= captured - 1;
-        delta ^= keys.by_bit[kind(them, pos.kings & (1u64 << bit) != 0)][bit];
+        delta ^= keys.pieces[kind(them, pos.kings & (1u64 << bit) != 0)][bit];
     }
     delta
 }
