@@ -18,7 +18,7 @@ use super::board::Position;
 use crate::game::{Color, Solved};
 use std::collections::HashMap;
 use std::fmt;
-use std::io::Write as _;
+use std::io::{Read as _, Write as _};
 use std::path::Path;
 
 /// The counts of black men, black kings, white men and white kings.
@@ -269,12 +269,21 @@ impl Endgame {
     /// Reads tables written by [`Endgame::save`], checking their sizes and checksum.
     pub fn load(path: &Path) -> Result<Endgame, String> {
         let fail = |what: &str| format!("{}: {what}", path.display());
-        let bytes = std::fs::read(path).map_err(|e| fail(&e.to_string()))?;
-        let header = MAGIC.len() + 8;
-        if bytes.len() < header + 8 || &bytes[..MAGIC.len()] != MAGIC {
+        let io_fail = |e: std::io::Error| fail(&e.to_string());
+        // Read table by table into the tables themselves, so that the file's bytes are never
+        // held twice.
+        let file = std::fs::File::open(path).map_err(io_fail)?;
+        let size = file.metadata().map_err(io_fail)?.len();
+        let mut reader = std::io::BufReader::new(file);
+        let mut header = [0u8; MAGIC.len() + 8];
+        let body = size.saturating_sub(8);
+        if body < header.len() as u64
+            || reader.read_exact(&mut header).is_err()
+            || &header[..MAGIC.len()] != MAGIC
+        {
             return Err(fail("not an endgame database file"));
         }
-        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+        let word = |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().unwrap());
         let (format, max_pieces) = (word(MAGIC.len()), word(MAGIC.len() + 4));
         if format != FORMAT {
             return Err(fail(&format!(
@@ -284,24 +293,28 @@ impl Endgame {
         if !(2..=MOST_PIECES).contains(&max_pieces) {
             return Err(fail(&format!("{max_pieces} pieces is out of range")));
         }
-        let body = bytes.len() - 8;
         let mut hash = Fnv::new();
-        hash.add(&bytes[..body]);
-        if hash.0.to_le_bytes() != bytes[body..] {
-            return Err(fail("checksum mismatch: the file is damaged"));
-        }
+        hash.add(&header);
         let mut tables = HashMap::new();
-        let mut at = header;
+        let mut at = header.len() as u64;
         for signature in Signature::up_to(max_pieces) {
             let len = 2 * signature.slots();
-            if at + len > body {
+            if at + len as u64 > body {
                 return Err(fail(&format!("the table of {signature} is cut short")));
             }
-            tables.insert(signature, bytes[at..at + len].to_vec());
-            at += len;
+            let mut table = vec![0u8; len];
+            reader.read_exact(&mut table).map_err(io_fail)?;
+            hash.add(&table);
+            tables.insert(signature, table);
+            at += len as u64;
         }
         if at != body {
             return Err(fail("bytes after the last table"));
+        }
+        let mut stored = [0u8; 8];
+        reader.read_exact(&mut stored).map_err(io_fail)?;
+        if hash.0.to_le_bytes() != stored {
+            return Err(fail("checksum mismatch: the file is damaged"));
         }
         Ok(Endgame {
             max_pieces,
