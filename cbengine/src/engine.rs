@@ -26,7 +26,7 @@ pub const CRITICAL_MOVE_FACTOR: f64 = 2.0;
 
 /// The paces `set pace` accepts: from a quarter of CheckerBoard's time a move to the most a
 /// move may take.
-pub const PACE_RANGE: std::ops::RangeInclusive<f64> = 0.25..=CRITICAL_MOVE_FACTOR;
+const PACE_RANGE: std::ops::RangeInclusive<f64> = 0.25..=CRITICAL_MOVE_FACTOR;
 
 /// What `getmove` hands back to CheckerBoard.
 pub struct Played {
@@ -487,10 +487,10 @@ mod tests {
         assert_eq!(engine.command("get pace").unwrap(), "1");
         let at_one = engine.limits(0.5, StopFlag::default());
         assert_eq!(engine.command("set pace 1.5").unwrap(), "1.5");
-        let faster = engine.limits(0.5, StopFlag::default());
-        assert_eq!(faster.target, at_one.target.map(|t| t.mul_f64(1.5)));
-        assert_eq!(faster.time, at_one.time);
-        assert!(faster.target < faster.time);
+        let longer = engine.limits(0.5, StopFlag::default());
+        assert_eq!(longer.target, at_one.target.map(|t| t.mul_f64(1.5)));
+        assert_eq!(longer.time, at_one.time);
+        assert!(longer.target < longer.time);
         for bad in ["set pace 0.1", "set pace 2.5", "set pace fast"] {
             let answer = engine.command(bad).unwrap();
             assert!(answer.starts_with("? bad pace"), "{bad}: {answer}");
