@@ -8,7 +8,9 @@ pub mod spec;
 use crate::eval::{EvalGame, Evaluator};
 use crate::game::Color;
 use crate::rng::Rng;
-use crate::search::alphabeta::{score_value, AlphaBeta, DEFAULT_THREAT_EXTENSIONS};
+use crate::search::alphabeta::{
+    score_value, AlphaBeta, DEFAULT_ETC_FROM_DEPTH, DEFAULT_THREAT_EXTENSIONS,
+};
 use crate::search::avgtree::{self, AvgTreeConfig};
 use crate::search::mcts::{BiasDecay, Mcts, MctsConfig, Prior};
 use crate::search::time_plan::{front_loaded, Pace};
@@ -116,6 +118,12 @@ pub const PLAYERS: &[PlayerKind] = &[
                 "threatened horizons searched one ply more along a line, 0 to 16 (default 1): \
                  the side to move answers a capture the opponent threatens; after the first, \
                  only near the search window",
+            ),
+            (
+                "etc",
+                "enhanced transposition cutoffs at nodes with at least this many plies left, \
+                 0 to 64 (default 0: none): a node first looks up the table entries of the \
+                 positions its moves lead to and cuts when one proves a move good enough",
             ),
         ],
     },
@@ -314,6 +322,7 @@ impl<G: SearchGame> Player<G> {
         let mut table_bits = 20;
         let mut probe_solved = false;
         let mut threat_extensions = DEFAULT_THREAT_EXTENSIONS;
+        let mut etc_from_depth = DEFAULT_ETC_FROM_DEPTH;
         let mut book = None;
         let mut pace = Pace::Even;
         for (key, value) in &parsed.options {
@@ -372,6 +381,7 @@ impl<G: SearchGame> Player<G> {
                 "threats" => {
                     threat_extensions = read(key, value, |v| bounded(v, 0, MAX_THREAT_EXTENSIONS))?
                 }
+                "etc" => etc_from_depth = read(key, value, |v| bounded(v, 0, 64))?,
                 "book" => {
                     book = Some(Arc::new(
                         MoveBook::load(std::path::Path::new(value))
@@ -503,7 +513,9 @@ impl<G: SearchGame> Player<G> {
                         format!("cannot allocate the transposition table: {err}"),
                     )
                 })?;
-                let search = search.with_threat_extensions(threat_extensions);
+                let search = search
+                    .with_threat_extensions(threat_extensions)
+                    .with_transposition_cutoffs(etc_from_depth);
                 Search::AlphaBeta(Box::new(if probe_solved {
                     search.probing_solved()
                 } else {

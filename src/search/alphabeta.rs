@@ -1,6 +1,7 @@
 //! Alpha-beta: negamax with iterative deepening, aspiration windows at the root,
 //! principal-variation (null-window) search, a transposition table, killer and history
-//! move ordering, quiescence while a position is not quiet (pending captures in checkers)
+//! move ordering, optional enhanced transposition cutoffs (a node first asks the table
+//! about the positions its moves lead to), quiescence while a position is not quiet (pending captures in checkers)
 //! and one more ply where the opponent threatens one (a set number of times along a line),
 //! solved tables (endgame databases) below the root when the game has them loaded, and
 //! time / node / depth limits. Evaluator values in [0,1] become centi-scores in
@@ -39,6 +40,10 @@ const REDUCE_AFTER_MOVES: usize = 3;
 const THREAT_MARGIN: i32 = 150;
 /// Threat extensions along a line unless [`AlphaBeta::with_threat_extensions`] says otherwise.
 pub const DEFAULT_THREAT_EXTENSIONS: u32 = 1;
+/// Enhanced transposition cutoffs from this remaining depth on unless
+/// [`AlphaBeta::with_transposition_cutoffs`] says otherwise (0: none). From 3 plies they take
+/// checkers' middle games to depth 19 in 0.93 of the time, without a gain seen in games.
+pub const DEFAULT_ETC_FROM_DEPTH: u32 = 0;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Bound {
@@ -117,6 +122,9 @@ pub struct AlphaBeta<G: Game> {
     max_threat_extensions: u32,
     /// Threat extensions on the line being searched.
     threat_extensions: u32,
+    /// Remaining depth from which a node looks up its children's table entries for a cut
+    /// before searching them (0: never; [`AlphaBeta::with_transposition_cutoffs`]).
+    etc_from_depth: u32,
 }
 
 impl<G: SearchGame> AlphaBeta<G> {
@@ -146,6 +154,7 @@ impl<G: SearchGame> AlphaBeta<G> {
             probe_solved: false,
             max_threat_extensions: DEFAULT_THREAT_EXTENSIONS,
             threat_extensions: 0,
+            etc_from_depth: DEFAULT_ETC_FROM_DEPTH,
         })
     }
 
@@ -166,6 +175,15 @@ impl<G: SearchGame> AlphaBeta<G> {
     /// where the static score lies within 150 centi-scores of the window.
     pub fn with_threat_extensions(mut self, extensions: u32) -> AlphaBeta<G> {
         self.max_threat_extensions = extensions;
+        self
+    }
+
+    /// The same searcher with enhanced transposition cutoffs at nodes with at least
+    /// `from_depth` plies left (0 turns them off): before its moves are searched, a node
+    /// looks up the table entries of the positions they lead to, and one that proves a move
+    /// reaches beta cuts the node at once, as the move's search would have.
+    pub fn with_transposition_cutoffs(mut self, from_depth: u32) -> AlphaBeta<G> {
+        self.etc_from_depth = from_depth;
         self
     }
 
@@ -462,6 +480,15 @@ impl<G: SearchGame> AlphaBeta<G> {
                 }
             }
         }
+        if self.etc_from_depth > 0 && depth >= self.etc_from_depth {
+            if let Some((score, index)) = self.transposition_cutoff(game, &moves, depth, beta, ply)
+            {
+                moves.clear();
+                self.buffers[ply] = moves;
+                self.store_result((slot, check), depth, ply, score, Bound::Lower, index);
+                return score;
+            }
+        }
         let alpha_start = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = NO_MOVE;
@@ -521,18 +548,63 @@ impl<G: SearchGame> AlphaBeta<G> {
         } else {
             Bound::Exact
         };
+        self.store_result((slot, check), depth, ply, best_score, bound, best_move);
+        best_score
+    }
+
+    /// Stores a node's result in this game's generation ([`AlphaBeta::store`]).
+    fn store_result(
+        &mut self,
+        (slot, check): (usize, u32),
+        depth: u32,
+        ply: usize,
+        score: i32,
+        bound: Bound,
+        best: u16,
+    ) {
         self.store(
             slot,
             TtEntry {
                 check,
                 generation: self.generation,
                 depth: depth.min(u32::from(u8::MAX)) as u8,
-                score: score_to_table(best_score, ply),
+                score: score_to_table(score, ply),
                 bound,
-                best: best_move,
+                best,
             },
         );
-        best_score
+    }
+
+    /// The enhanced transposition cutoff of a node with `moves` to search: the score and
+    /// index of a move whose position's table entry, searched deep enough, proves it scores
+    /// at least `beta` for the side to move here. Every entry is asked for first, then read.
+    fn transposition_cutoff(
+        &self,
+        game: &G,
+        moves: &[(i64, u16, G::Move)],
+        depth: u32,
+        beta: i32,
+        ply: usize,
+    ) -> Option<(i32, u16)> {
+        let keys = |&(_, index, mv): &(i64, u16, G::Move)| {
+            game.hash_after(mv).map(|hash| {
+                let (high, check) = table_key(hash);
+                (high & (self.table.len() - 1) & !1, check, index)
+            })
+        };
+        for (slot, _, _) in moves.iter().filter_map(keys) {
+            prefetch(&self.table[slot]);
+        }
+        moves
+            .iter()
+            .filter_map(keys)
+            .find_map(|(slot, check, index)| {
+                let entry = self.probe(slot, check)?;
+                // The child's upper bound (or exact score) is this node's lower bound.
+                let proven = u32::from(entry.depth) + 1 >= depth && entry.bound != Bound::Lower;
+                let score = -score_from_table(entry.score, ply + 1);
+                (proven && score >= beta).then_some((score, index))
+            })
     }
 
     /// Asks for the table bucket of the position after `mv` (see [`SearchGame::hash_after`]).
@@ -805,6 +877,44 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn transposition_cutoffs_keep_forced_results_exact_and_save_nodes() {
+        // Every position after up to two moves, searched to the end with and without the
+        // cutoffs (one table for all, as in a game): the oracle's exact scores, and fewer
+        // nodes with them.
+        let depth9 = Limits {
+            depth: Some(9),
+            ..Limits::default()
+        };
+        let mut plain = AlphaBeta::new(12);
+        let mut etc = AlphaBeta::new(12).with_transposition_cutoffs(1);
+        let (mut plain_nodes, mut etc_nodes) = (0, 0);
+        let openings = (0..9)
+            .map(|first| vec![first])
+            .chain((0..9).flat_map(|a| (0..9).filter(move |&b| b != a).map(move |b| vec![a, b])));
+        for opening in openings {
+            let mut game = TicTacToe::from_moves(&opening);
+            let oracle = minimax(&mut game, 0);
+            let expected = match oracle {
+                0 => 0,
+                s if s > 0 => WIN - (10 - s),
+                s => -(WIN - (10 + s)),
+            };
+            let without = plain.search(&game, &Neutral, &depth9, &mut seeded(3));
+            let with = etc.search(&game, &Neutral, &depth9, &mut seeded(3));
+            assert_eq!(without.score, expected, "after {opening:?}");
+            assert_eq!(with.score, expected, "after {opening:?}");
+            game.play(with.best.unwrap());
+            assert_eq!(-minimax(&mut game, 1), oracle, "after {opening:?}");
+            plain_nodes += without.nodes;
+            etc_nodes += with.nodes;
+        }
+        assert!(
+            etc_nodes < plain_nodes,
+            "{etc_nodes} nodes with the cutoffs, {plain_nodes} without"
+        );
     }
 
     #[test]

@@ -127,6 +127,12 @@ impl SearchGame for TicTacToe {
         9
     }
 
+    fn hash_after(&self, mv: u8) -> Option<u64> {
+        let mut after = self.clone();
+        after.play(mv);
+        Some(after.hash())
+    }
+
     fn move_slot(&self, mv: u8) -> Option<usize> {
         Some(usize::from(mv))
     }
