@@ -1,11 +1,11 @@
 //! Alpha-beta: negamax with iterative deepening, aspiration windows at the root,
 //! principal-variation (null-window) search, a transposition table, killer and history
 //! move ordering, optional enhanced transposition cutoffs (a node first asks the table
-//! about the positions its moves lead to), quiescence while a position is not quiet (pending captures in checkers)
-//! and one more ply where the opponent threatens one (a set number of times along a line),
-//! solved tables (endgame databases) below the root when the game has them loaded, and
-//! time / node / depth limits. Evaluator values in [0,1] become centi-scores in
-//! [-1000, 1000]; finished games score ±[`WIN`] minus the distance in plies.
+//! about the positions its moves lead to), quiescence while a position is not quiet
+//! (pending captures in checkers) and one more ply where the opponent threatens one (a set
+//! number of times along a line), solved tables (endgame databases) below the root when the
+//! game has them loaded, and time / node / depth limits. Evaluator values in [0,1] become
+//! centi-scores in [-1000, 1000]; finished games score ±[`WIN`] minus the distance in plies.
 
 use super::time_plan::TimePlan;
 use super::{Deadline, Limits, SearchGame};
@@ -171,8 +171,9 @@ impl<G: SearchGame> AlphaBeta<G> {
     }
 
     /// The same searcher extending up to `extensions` threatened horizons along a line
-    /// ([`DEFAULT_THREAT_EXTENSIONS`] otherwise; 0 turns the extension off). The second and later ones are taken only
-    /// where the static score lies within 150 centi-scores of the window.
+    /// ([`DEFAULT_THREAT_EXTENSIONS`] otherwise; 0 turns the extension off). The second and
+    /// later ones are taken only where the static score lies within 150 centi-scores of the
+    /// window.
     pub fn with_threat_extensions(mut self, extensions: u32) -> AlphaBeta<G> {
         self.max_threat_extensions = extensions;
         self
