@@ -6,8 +6,9 @@
 #   bash bench/opponents.sh CAPERS_DIR
 #
 # CAPERS_DIR is a checkout of the capers repository (it holds cake/ and cliche/). Cake reads
-# its opening book and 4-piece database from cake/ (db.ini, db4, xbook.bin), so tournaments
-# run its host there (`dir=`). Afterwards `TMBOT_CAPERS=CAPERS_DIR cargo test -p tmbot-cb`
+# its opening book from cake/ (xbook.bin), so tournaments run its host there (`dir=`); its
+# 4-piece database (db.ini, db4) is probed only by 32-bit builds (its switches.h defines
+# USEDB only where __LP64__ is not), so on 64-bit machines Cake searches without it. Afterwards `TMBOT_CAPERS=CAPERS_DIR cargo test -p tmbot-cb`
 # also plays them, and tournaments/checkers-opponents.toml names them.
 set -euo pipefail
 dir=${1:?usage: bash bench/opponents.sh CAPERS_DIR}
