@@ -125,6 +125,8 @@ pub struct AlphaBeta<G: Game> {
     /// Remaining depth from which a node looks up its children's table entries for a cut
     /// before searching them (0: never; [`AlphaBeta::with_transposition_cutoffs`]).
     etc_from_depth: u32,
+    /// Scratch list of those children's buckets: slot, check and move index.
+    child_buckets: Vec<(usize, u32, u16)>,
 }
 
 impl<G: SearchGame> AlphaBeta<G> {
@@ -155,6 +157,7 @@ impl<G: SearchGame> AlphaBeta<G> {
             max_threat_extensions: DEFAULT_THREAT_EXTENSIONS,
             threat_extensions: 0,
             etc_from_depth: DEFAULT_ETC_FROM_DEPTH,
+            child_buckets: Vec::new(),
         })
     }
 
@@ -384,9 +387,7 @@ impl<G: SearchGame> AlphaBeta<G> {
         if self.out_of_budget() {
             return 0;
         }
-        let (high, check) = table_key(game.hash());
-        // The two entries of a bucket share a cache line (the table is aligned to pages).
-        let slot = high & (self.table.len() - 1) & !1;
+        let (slot, check) = self.bucket(game.hash());
         prefetch(&self.table[slot]);
         if let Some(outcome) = game.outcome() {
             return match outcome.winner {
@@ -580,40 +581,45 @@ impl<G: SearchGame> AlphaBeta<G> {
     /// index of a move whose position's table entry, searched deep enough, proves it scores
     /// at least `beta` for the side to move here. Every entry is asked for first, then read.
     fn transposition_cutoff(
-        &self,
+        &mut self,
         game: &G,
         moves: &[(i64, u16, G::Move)],
         depth: u32,
         beta: i32,
         ply: usize,
     ) -> Option<(i32, u16)> {
-        let keys = |&(_, index, mv): &(i64, u16, G::Move)| {
-            game.hash_after(mv).map(|hash| {
-                let (high, check) = table_key(hash);
-                (high & (self.table.len() - 1) & !1, check, index)
-            })
-        };
-        for (slot, _, _) in moves.iter().filter_map(keys) {
-            prefetch(&self.table[slot]);
+        let mut buckets = std::mem::take(&mut self.child_buckets);
+        buckets.clear();
+        for &(_, index, mv) in moves {
+            if let Some(hash) = game.hash_after(mv) {
+                let (slot, check) = self.bucket(hash);
+                prefetch(&self.table[slot]);
+                buckets.push((slot, check, index));
+            }
         }
-        moves
-            .iter()
-            .filter_map(keys)
-            .find_map(|(slot, check, index)| {
-                let entry = self.probe(slot, check)?;
-                // The child's upper bound (or exact score) is this node's lower bound.
-                let proven = u32::from(entry.depth) + 1 >= depth && entry.bound != Bound::Lower;
-                let score = -score_from_table(entry.score, ply + 1);
-                (proven && score >= beta).then_some((score, index))
-            })
+        let cut = buckets.iter().find_map(|&(slot, check, index)| {
+            let entry = self.probe(slot, check)?;
+            // The child's upper bound (or exact score) is this node's lower bound.
+            let proven = u32::from(entry.depth) + 1 >= depth && entry.bound != Bound::Lower;
+            let score = -score_from_table(entry.score, ply + 1);
+            (proven && score >= beta).then_some((score, index))
+        });
+        self.child_buckets = buckets;
+        cut
     }
 
     /// Asks for the table bucket of the position after `mv` (see [`SearchGame::hash_after`]).
     fn prefetch_after(&self, game: &G, mv: G::Move) {
         if let Some(hash) = game.hash_after(mv) {
-            let (high, _) = table_key(hash);
-            prefetch(&self.table[high & (self.table.len() - 1) & !1]);
+            prefetch(&self.table[self.bucket(hash).0]);
         }
+    }
+
+    /// The first slot of the bucket of the position with `hash` (the two entries of a bucket
+    /// share a cache line: the table is aligned to pages), and the check its entry carries.
+    fn bucket(&self, hash: u64) -> (usize, u32) {
+        let (high, check) = table_key(hash);
+        (high & (self.table.len() - 1) & !1, check)
     }
 
     /// The entry of this game's position with `check` in the bucket at `slot` (even), if
@@ -771,6 +777,15 @@ mod tests {
         best
     }
 
+    /// The search's score of a position the oracle values at `oracle` (+(10 - plies) a win).
+    fn score_of_oracle(oracle: i32) -> i32 {
+        match oracle {
+            0 => 0,
+            s if s > 0 => WIN - (10 - s),
+            s => -(WIN - (10 + s)),
+        }
+    }
+
     fn search(game: &TicTacToe, limits: &Limits, seed: u64) -> SearchReport<u8> {
         AlphaBeta::new(12).search(game, &Neutral, limits, &mut seeded(seed))
     }
@@ -864,11 +879,7 @@ mod tests {
                 let mut game = TicTacToe::from_moves(&[first, second]);
                 let oracle = minimax(&mut game, 0);
                 let report = search(&game, &depth9, 7);
-                let expected = match oracle {
-                    0 => 0,
-                    s if s > 0 => WIN - (10 - s),
-                    s => -(WIN - (10 + s)),
-                };
+                let expected = score_of_oracle(oracle);
                 assert_eq!(report.score, expected, "after {first},{second}");
                 game.play(report.best.unwrap());
                 assert_eq!(-minimax(&mut game, 1), oracle, "after {first},{second}");
@@ -898,11 +909,7 @@ mod tests {
         for opening in openings {
             let mut game = TicTacToe::from_moves(&opening);
             let oracle = minimax(&mut game, 0);
-            let expected = match oracle {
-                0 => 0,
-                s if s > 0 => WIN - (10 - s),
-                s => -(WIN - (10 + s)),
-            };
+            let expected = score_of_oracle(oracle);
             let without = plain.search(&game, &Neutral, &depth9, &mut seeded(3));
             let with = etc.search(&game, &Neutral, &depth9, &mut seeded(3));
             assert_eq!(without.score, expected, "after {opening:?}");
