@@ -26,6 +26,7 @@ mod thread_share;
 mod tournament;
 mod train;
 mod tune;
+mod tune_patterns;
 
 use clap::{Parser, Subcommand};
 
@@ -82,6 +83,9 @@ enum Command {
     /// Fit the checkers knowledge evaluation's weights to self-play outcomes (logistic
     /// regression).
     Tune(tune::Args),
+    /// Fit the checkers knowledge evaluation's pattern tables (men in nine 4x4 windows) to
+    /// self-play outcomes, on top of its weights.
+    TunePatterns(tune_patterns::Args),
     /// Build a checkers move book from the player's own deep searches along each opening.
     Book(book::Args),
     /// Fit Hex move patterns (the MCTS's move priors) to the moves of players in journals.
@@ -134,6 +138,7 @@ fn main() {
         Command::Endgame(args) => endgame::run(args),
         Command::Book(args) => book::run(args),
         Command::Tune(args) => tune::run(args),
+        Command::TunePatterns(args) => tune_patterns::run(args),
         Command::Sprt(args) => sprt::run(args),
         Command::Patterns(args) => patterns::run(args),
     };

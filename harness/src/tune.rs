@@ -79,10 +79,10 @@ struct Example {
 }
 
 /// A quiet position read from a file, with its target for the side to move.
-struct Candidate {
-    game: Checkers,
-    score: f64,
-    held_out: bool,
+pub(crate) struct Candidate {
+    pub(crate) game: Checkers,
+    pub(crate) score: f64,
+    pub(crate) held_out: bool,
 }
 
 /// Whether a material-only alpha-beta search of `depth` plies scores `game` within
@@ -100,12 +100,15 @@ fn is_calm(game: &Checkers, depth: u32, margin: i32, search: &mut AlphaBeta<Chec
 }
 
 /// Every fifth game (by index) is held out.
-const HELD_OUT_EVERY: u64 = 5;
+pub(crate) const HELD_OUT_EVERY: u64 = 5;
 
 /// Reads the quiet positions of `files`, with targets that take `value_weight` of the
 /// position's value and the rest of the game's outcome; also counts the positions left
 /// out for want of a value.
-fn candidates(files: &[PathBuf], value_weight: f64) -> anyhow::Result<(Vec<Candidate>, usize)> {
+pub(crate) fn candidates(
+    files: &[PathBuf],
+    value_weight: f64,
+) -> anyhow::Result<(Vec<Candidate>, usize)> {
     let mut out = Vec::new();
     let mut without_value = 0;
     for path in files {
@@ -141,7 +144,7 @@ fn candidates(files: &[PathBuf], value_weight: f64) -> anyhow::Result<(Vec<Candi
     Ok((out, without_value))
 }
 
-fn sigmoid(x: f64) -> f64 {
+pub(crate) fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
@@ -172,31 +175,41 @@ fn dot(a: &Terms, b: &Terms) -> f64 {
 }
 
 /// Fits, reports and prints the weights.
+/// The calm positions among `candidates` (all of them when `depth` is 0; see
+/// [`is_calm`]), each turned into an example by `example` (in parallel, in order).
+pub(crate) fn calm_examples<E: Send>(
+    candidates: Vec<Candidate>,
+    depth: u32,
+    margin: i32,
+    example: impl Fn(Candidate) -> E + Sync + Send,
+) -> Vec<E> {
+    candidates
+        .into_par_iter()
+        .map_init(
+            || AlphaBeta::new(16),
+            |search, candidate| {
+                (depth == 0 || is_calm(&candidate.game, depth, margin, search))
+                    .then(|| example(candidate))
+            },
+        )
+        .flatten()
+        .collect()
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
     let (candidates, without_value) = candidates(&args.files, args.value_weight)?;
     let read = candidates.len();
     // The calm positions' terms (the others are not worth computing).
-    let examples: Vec<Example> = candidates
-        .into_par_iter()
-        .map_init(
-            || AlphaBeta::new(16),
-            |search,
-             Candidate {
-                 game,
-                 score,
-                 held_out,
-             }| {
-                (args.tactics_depth == 0
-                    || is_calm(&game, args.tactics_depth, args.tactics_margin, search))
-                .then(|| Example {
-                    terms: terms(game.position(), game.side_to_move()),
-                    score,
-                    held_out,
-                })
-            },
-        )
-        .flatten()
-        .collect();
+    let examples: Vec<Example> = calm_examples(
+        candidates,
+        args.tactics_depth,
+        args.tactics_margin,
+        |candidate| Example {
+            terms: terms(candidate.game.position(), candidate.game.side_to_move()),
+            score: candidate.score,
+            held_out: candidate.held_out,
+        },
+    );
     let train = examples.iter().filter(|e| !e.held_out).count();
     anyhow::ensure!(
         train > 0 && train < examples.len(),
@@ -286,6 +299,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let fitted = Knowledge {
         weights: raw.map(|w| (w * current.scale * 10.0).round() / 10.0),
         scale: current.scale,
+        patterns: None,
     };
     println!("| term | current | fitted | current end: | fitted end: |");
     println!("|---|---|---|---|---|");

@@ -139,15 +139,8 @@ impl EvalGame for Checkers {
         );
         registry.register(
             "knowledge",
-            "knowledge[:PATH] - checkers material with trade-down, back rank and bridge, centre, runaways, dog-holes, king placement, mobility and square tables; PATH: a weights file written by arena tune --out",
-            |arg| {
-                use super::checkers_knowledge::Knowledge;
-                if arg.is_empty() {
-                    Ok(Arc::new(Knowledge::default()))
-                } else {
-                    Ok(Arc::new(Knowledge::load(std::path::Path::new(arg))?))
-                }
-            },
+            "knowledge[:PATH][,patterns=TABLES] - checkers material with trade-down, back rank and bridge, centre, runaways, dog-holes, king placement, mobility and square tables; PATH: a weights file written by arena tune --out; TABLES: pattern tables of the men in nine 4x4 windows written by arena tune-patterns",
+            |arg| Ok(Arc::new(super::checkers_knowledge::build(arg)?)),
         );
         registry.register(
             "knowledge-tm",

@@ -12,10 +12,11 @@
 //! [`super::checkers::Material`]'s do.
 
 use super::checkers::{logistic_value, mobility, pending_capture_credit};
+use super::checkers_patterns::PatternTables;
 use super::{evaluate_each, Evaluator, Value};
 use crate::game::checkers::{Checkers, Position};
 use crate::game::{Color, Game};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// The named terms, each counted for Black less White (then turned to the side asked about);
 /// the square tables follow them (see [`term_name`]).
@@ -151,6 +152,8 @@ pub struct Knowledge {
     pub weights: Terms,
     /// Score difference that maps to a value of about 0.73.
     pub scale: f64,
+    /// Pattern tables whose score is added to the terms' (none: the terms alone).
+    pub patterns: Option<Arc<PatternTables>>,
 }
 
 /// The built-in weights, in the format [`Knowledge::parse`] reads.
@@ -183,6 +186,7 @@ impl Knowledge {
         let mut knowledge = Knowledge {
             weights: [0.0; TERM_COUNT],
             scale: 200.0,
+            patterns: None,
         };
         let mut seen = [false; TERM_COUNT + 1];
         for (n, line) in lines {
@@ -443,8 +447,30 @@ impl Knowledge {
             ending_sum: 0.0,
         };
         let pieces = add_terms(position, color, &mut sum);
-        sum.sum + ending_share(pieces) * sum.ending_sum
+        let patterns = self
+            .patterns
+            .as_ref()
+            .map_or(0.0, |tables| tables.score(position, color));
+        sum.sum + ending_share(pieces) * sum.ending_sum + patterns
     }
+}
+
+/// Builds `knowledge[:WEIGHTS][,patterns=TABLES]` for the registry: the built-in weights or
+/// a weights file, with pattern tables from a patterns file or without.
+pub fn build(arg: &str) -> Result<Knowledge, String> {
+    let (weights, patterns) = match arg.split_once("patterns=") {
+        Some((weights, tables)) => (weights.strip_suffix(',').unwrap_or(weights), Some(tables)),
+        None => (arg, None),
+    };
+    let mut knowledge = if weights.is_empty() {
+        Knowledge::default()
+    } else {
+        Knowledge::load(std::path::Path::new(weights))?
+    };
+    if let Some(tables) = patterns {
+        knowledge.patterns = Some(Arc::new(PatternTables::load(std::path::Path::new(tables))?));
+    }
+    Ok(knowledge)
 }
 
 impl Evaluator<Checkers> for Knowledge {
@@ -594,6 +620,7 @@ mod tests {
         let knowledge = Knowledge {
             weights: std::array::from_fn(|_| rng.random_range(-50.0..50.0)),
             scale: 200.0,
+            patterns: None,
         };
         let mut scratch = Vec::new();
         for _ in 0..20 {
@@ -625,6 +652,7 @@ mod tests {
         let before = Knowledge {
             weights,
             scale: 200.0,
+            patterns: None,
         };
         let mut after = before.clone();
         centre_tables(&mut after.weights);

@@ -8,6 +8,7 @@
 pub mod ann;
 pub mod checkers;
 pub mod checkers_knowledge;
+pub mod checkers_patterns;
 pub mod checkers_tm_term;
 pub mod hex;
 pub mod tm;

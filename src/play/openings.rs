@@ -358,6 +358,54 @@ pub fn acf_deck_text(deck: &[Ballot]) -> String {
     text
 }
 
+/// Openings that go on from each opening of `book` (replayed from `start`) by `plies`
+/// uniformly random legal moves, `per_opening` of them an opening: varied starts for
+/// self-play that must not repeat itself (data for fitting an evaluation), as a book's text,
+/// each line labelled with the opening it extends. Extension `k` of opening `i` draws from
+/// [`substream`]`(seed, i x per_opening + k)`; an extension that ends the game or repeats an
+/// earlier one is left out.
+pub fn random_extensions_text<G: Game>(
+    book: &Book,
+    start: &G,
+    per_opening: usize,
+    plies: usize,
+    seed: u64,
+) -> Result<String, BookError> {
+    let mut text = format!(
+        "# The {} openings of {}, each extended {per_opening} times by {plies} random legal\n\
+         # moves (seed {seed}). Made by tmbot::play::openings::random_extensions_text;\n\
+         # regenerate, do not edit.\n",
+        book.len(),
+        book.name
+    );
+    let mut legal = Vec::new();
+    for (index, opening) in book.openings.iter().enumerate() {
+        let (opened, _) = book.apply(index, start)?;
+        let mut seen = std::collections::BTreeSet::new();
+        'extension: for k in 0..per_opening {
+            let mut rng = substream(seed, (index * per_opening + k) as u64);
+            let mut game = opened.clone();
+            let mut moves = opening.moves.clone();
+            for _ in 0..plies {
+                game.legal_moves(&mut legal);
+                if legal.is_empty() {
+                    continue 'extension;
+                }
+                let mv = legal[rng.random_range(0..legal.len())];
+                moves.push(game.move_to_text(mv));
+                game.play(mv);
+            }
+            if game.outcome().is_some() || !seen.insert(moves.clone()) {
+                continue;
+            }
+            let label = opening.label.as_deref().unwrap_or("");
+            writeln!(text, "{}  # {label}", moves.join(" "))
+                .expect("writing to a String cannot fail");
+        }
+    }
+    Ok(text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -621,6 +669,33 @@ mod tests {
             .collect();
         let expected: Vec<u16> = (1..=174).filter(|n| !ACF_BARRED.contains(n)).collect();
         assert_eq!(numbers, expected);
+    }
+
+    #[test]
+    fn random_extensions_of_the_deck_are_shipped_and_replay() {
+        let deck_file = Path::new(OPENINGS_DIR).join("checkers-3move.txt");
+        let deck = Book::parse(
+            "checkers-3move.txt",
+            &std::fs::read_to_string(deck_file).unwrap(),
+        )
+        .unwrap();
+        let text = random_extensions_text(&deck, &Checkers::new(), 64, 3, 1).unwrap();
+        shipped_matches("checkers-3move-random3.txt", &text);
+        let extended = Book::parse("extended", &text).unwrap();
+        extended.check(&Checkers::new()).unwrap();
+        // Most draws give a new line, every line is another, each starts with its ballot.
+        assert!(extended.len() > 156 * 64 / 3, "{}", extended.len());
+        let distinct: BTreeSet<&Vec<String>> = extended.openings.iter().map(|o| &o.moves).collect();
+        assert_eq!(distinct.len(), extended.len());
+        for opening in &extended.openings {
+            assert_eq!(opening.moves.len(), 6);
+            let ballot = deck
+                .openings
+                .iter()
+                .find(|b| Some(b.label.as_deref().unwrap()) == opening.label.as_deref())
+                .unwrap();
+            assert_eq!(opening.moves[..3], ballot.moves[..]);
+        }
     }
 
     #[test]
