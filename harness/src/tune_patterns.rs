@@ -113,7 +113,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(path) => Knowledge::load(path).map_err(anyhow::Error::msg)?,
         None => Knowledge::default(),
     };
-    let (candidates, _) = candidates(&args.files, args.value_weight)?;
+    let (candidates, without_value) = candidates(&args.files, args.value_weight)?;
+    if without_value > 0 {
+        println!("{without_value} positions without a value left out");
+    }
     let read = candidates.len();
     let examples = calm_examples(
         candidates,
