@@ -462,7 +462,7 @@ mod tests {
         assert_eq!(engine.command("set hashsize 16").unwrap(), "16");
         assert_eq!(
             engine.command("get player").unwrap(),
-            format!("alphabeta:eval=knowledge,tt={}", bits(16))
+            format!("alphabeta:eval=knowledge:patterns=built-in,tt={}", bits(16))
         );
         assert_eq!(engine.command("set hashsize 1").unwrap(), "1");
         assert!(engine.player.spec().ends_with(&format!("tt={}", bits(1))));

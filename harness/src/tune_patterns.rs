@@ -18,8 +18,8 @@ use rand::seq::SliceRandom as _;
 use std::io::Write as _;
 use std::path::PathBuf;
 use tmbot::eval::checkers_knowledge::{ending_share, Knowledge};
-use tmbot::eval::checkers_patterns::{both_sides, PatternTables, ENTRIES, PATTERNS, WINDOWS};
-use tmbot::game::{Color, Game};
+use tmbot::eval::checkers_patterns::{entries_of, PatternTables, ENTRIES, WINDOWS};
+use tmbot::game::Game;
 
 /// Arguments of `arena tune-patterns`.
 #[derive(clap::Args)]
@@ -77,16 +77,9 @@ impl Example {
     /// The model's score (hundredths of a man) under `tables`, the knowledge score taken
     /// `gain` times.
     fn score(&self, tables: &PatternTables, gain: f64) -> f64 {
-        let side = |entries: &[u32; WINDOWS]| -> f32 {
-            entries
-                .iter()
-                .map(|&e| {
-                    let [opening, ending] = tables.entries[e as usize];
-                    opening + self.share * ending
-                })
-                .sum()
-        };
-        gain * self.knowledge + f64::from(side(&self.entries[0]) - side(&self.entries[1]))
+        let [own, other] = &self.entries;
+        gain * self.knowledge
+            + f64::from(tables.worth(own, self.share) - tables.worth(other, self.share))
     }
 }
 
@@ -130,18 +123,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             } = candidate;
             let position = game.position();
             let color = game.side_to_move();
-            let [black, white] = both_sides(position);
-            let (own, other) = match color {
-                Color::Black => (black, white),
-                Color::White => (white, black),
-            };
-            let entries = |patterns: [usize; WINDOWS]| {
-                std::array::from_fn(|w| (w * PATTERNS + patterns[w]) as u32)
-            };
             let pieces = position.planes().iter().map(|p| p.count_ones()).sum();
             Example {
                 knowledge: knowledge.score(position, color),
-                entries: [entries(own), entries(other)],
+                entries: entries_of(position, color),
                 share: ending_share(pieces) as f32,
                 score,
                 held_out,

@@ -139,7 +139,7 @@ impl EvalGame for Checkers {
         );
         registry.register(
             "knowledge",
-            "knowledge[:PATH][,patterns=TABLES] - checkers material with trade-down, back rank and bridge, centre, runaways, dog-holes, king placement, mobility and square tables; PATH: a weights file written by arena tune --out; TABLES: pattern tables of the men in nine 4x4 windows written by arena tune-patterns",
+            "knowledge[:PATH][,patterns=TABLES] - checkers material with trade-down, back rank and bridge, centre, runaways, dog-holes, king placement, mobility and square tables; PATH: a weights file written by arena tune --out; TABLES: pattern tables of the men in nine 4x4 windows, built-in (the engines' default) or a file written by arena tune-patterns",
             |arg| Ok(Arc::new(super::checkers_knowledge::build(arg)?)),
         );
         registry.register(

@@ -446,17 +446,21 @@ impl Knowledge {
             sum: 0.0,
             ending_sum: 0.0,
         };
-        let pieces = add_terms(position, color, &mut sum);
+        let share = ending_share(add_terms(position, color, &mut sum));
         let patterns = self
             .patterns
             .as_ref()
-            .map_or(0.0, |tables| tables.score(position, color));
-        sum.sum + ending_share(pieces) * sum.ending_sum + patterns
+            .map_or(0.0, |tables| tables.score_at(position, color, share));
+        sum.sum + share * sum.ending_sum + patterns
     }
 }
 
+/// The `patterns=` argument that names the built-in tables ([`PatternTables::built_in`]).
+pub const BUILT_IN_PATTERNS: &str = "built-in";
+
 /// Builds `knowledge[:WEIGHTS][,patterns=TABLES]` for the registry: the built-in weights or
-/// a weights file, with pattern tables from a patterns file or without.
+/// a weights file, with pattern tables from a patterns file, the built-in tables
+/// (`patterns=built-in`) or none.
 pub fn build(arg: &str) -> Result<Knowledge, String> {
     let (weights, patterns) = match arg.split_once("patterns=") {
         Some((weights, tables)) => (weights.strip_suffix(',').unwrap_or(weights), Some(tables)),
@@ -467,9 +471,11 @@ pub fn build(arg: &str) -> Result<Knowledge, String> {
     } else {
         Knowledge::load(std::path::Path::new(weights))?
     };
-    if let Some(tables) = patterns {
-        knowledge.patterns = Some(Arc::new(PatternTables::load(std::path::Path::new(tables))?));
-    }
+    knowledge.patterns = match patterns {
+        Some(BUILT_IN_PATTERNS) => Some(PatternTables::built_in()),
+        Some(tables) => Some(Arc::new(PatternTables::load(std::path::Path::new(tables))?)),
+        None => None,
+    };
     Ok(knowledge)
 }
 
@@ -709,6 +715,25 @@ mod tests {
         let black = eval.score(game.position(), Color::Black);
         assert!(black > 50.0, "{black}");
         assert_eq!(eval.score(game.position(), Color::White), -black);
+    }
+
+    #[test]
+    fn the_tables_argument_adds_the_built_in_or_a_file_s_tables() {
+        let game =
+            Checkers::from_fen("W:W21,22,23,24,25,26,27,28,29,30,31,32:B1-10,12,15").unwrap();
+        let (position, color) = (game.position(), Color::White);
+        let alone = build("").unwrap();
+        assert!(alone.patterns.is_none());
+        let with = build("patterns=built-in").unwrap();
+        let tables = PatternTables::built_in().score(position, color);
+        assert_ne!(tables, 0.0);
+        let sum = alone.score(position, color) + tables;
+        assert!((with.score(position, color) - sum).abs() < 1e-9);
+        let missing = build("patterns=no/such/tables.txt").unwrap_err();
+        assert!(
+            missing.starts_with("cannot read no/such/tables.txt"),
+            "{missing}"
+        );
     }
 
     #[test]

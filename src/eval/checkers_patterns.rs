@@ -18,7 +18,7 @@
 use super::checkers_knowledge::ending_share;
 use crate::game::checkers::Position;
 use crate::game::Color;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// Windows on the board.
 pub const WINDOWS: usize = 9;
@@ -28,6 +28,11 @@ pub const PATTERNS: usize = 6561;
 
 /// Entries of the tables: a pattern of a window.
 pub const ENTRIES: usize = WINDOWS * PATTERNS;
+
+/// The built-in tables (fitted by `arena tune-patterns` to the values of 6- and 8-ply
+/// self-play searches; tournaments/models/README.md has the commands), in the format
+/// [`PatternTables::parse`] reads.
+const BUILT_IN_TABLES: &str = include_str!("checkers_patterns.tables");
 
 /// The first line of a patterns file.
 pub const PATTERNS_HEADER: &str = "# tmbot checkers patterns, version 1";
@@ -104,27 +109,45 @@ impl Default for PatternTables {
     }
 }
 
+/// The table entries (`window * PATTERNS + pattern`) of `color`'s men in `position`, then
+/// those of its opponent's.
+pub fn entries_of(position: &Position, color: Color) -> [[u32; WINDOWS]; 2] {
+    let [black, white] = both_sides(position);
+    let entries = |patterns: [usize; WINDOWS]| -> [u32; WINDOWS] {
+        std::array::from_fn(|window| (window * PATTERNS + patterns[window]) as u32)
+    };
+    match color {
+        Color::Black => [entries(black), entries(white)],
+        Color::White => [entries(white), entries(black)],
+    }
+}
+
 impl PatternTables {
-    /// The tables' score of `position` for `color` (hundredths of a man): its patterns'
-    /// worth less its opponent's, at the position's share of pieces gone.
+    /// The worth of one side's `entries` (as [`entries_of`] gives them) when `share` of the
+    /// pieces are gone: each entry's opening score plus `share` times its ending score.
+    pub fn worth(&self, entries: &[u32; WINDOWS], share: f32) -> f32 {
+        entries
+            .iter()
+            .map(|&entry| {
+                let [opening, ending] = self.entries[entry as usize];
+                opening + share * ending
+            })
+            .sum()
+    }
+
+    /// The tables' score of `position` for `color` (hundredths of a man) when `share` of the
+    /// pieces are gone (the position's [`ending_share`], which the caller may have at hand):
+    /// its patterns' worth less its opponent's.
+    pub fn score_at(&self, position: &Position, color: Color, share: f64) -> f64 {
+        let [own, other] = entries_of(position, color);
+        let share = share as f32;
+        f64::from(self.worth(&own, share) - self.worth(&other, share))
+    }
+
+    /// The tables' score of `position` for `color` at its own share of pieces gone.
     pub fn score(&self, position: &Position, color: Color) -> f64 {
-        let [black, white] = both_sides(position);
-        let share = ending_share(position.planes().iter().map(|p| p.count_ones()).sum()) as f32;
-        let side = |patterns: [usize; WINDOWS]| -> f32 {
-            patterns
-                .iter()
-                .enumerate()
-                .map(|(window, &pattern)| {
-                    let [opening, ending] = self.entries[window * PATTERNS + pattern];
-                    opening + share * ending
-                })
-                .sum()
-        };
-        let for_black = f64::from(side(black) - side(white));
-        match color {
-            Color::Black => for_black,
-            Color::White => -for_black,
-        }
+        let pieces = position.planes().iter().map(|p| p.count_ones()).sum();
+        self.score_at(position, color, ending_share(pieces))
     }
 
     /// Reads a patterns file (see the module docs); errors name the line and what is wrong.
@@ -189,6 +212,19 @@ impl PatternTables {
             }
         }
         text
+    }
+
+    /// The built-in tables, fitted on top of the built-in knowledge weights (shared: parsed
+    /// once).
+    pub fn built_in() -> Arc<PatternTables> {
+        static BUILT_IN: OnceLock<Arc<PatternTables>> = OnceLock::new();
+        BUILT_IN
+            .get_or_init(|| {
+                let tables = PatternTables::parse(BUILT_IN_TABLES)
+                    .expect("the built-in pattern tables are well formed");
+                Arc::new(tables)
+            })
+            .clone()
     }
 
     /// Reads a patterns file from disk (errors name the file).
@@ -312,10 +348,8 @@ mod tests {
     }
 
     #[test]
-    fn the_shipped_tables_load_and_leave_the_start_balanced() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tournaments/models/checkers-patterns.txt");
-        let tables = PatternTables::load(&path).unwrap();
+    fn the_built_in_tables_load_and_leave_the_start_balanced() {
+        let tables = PatternTables::built_in();
         let used = tables.entries.iter().filter(|e| **e != [0.0; 2]).count();
         assert_eq!(used, 9480);
         let start = Checkers::new();

@@ -14,7 +14,7 @@ pub type CheckersEngine = Engine<Checkers>;
 const EXPECTED_GAME_PLIES: usize = 100;
 
 impl ProtocolGame for Checkers {
-    const DEFAULT_PLAYER: &'static str = "alphabeta:eval=knowledge";
+    const DEFAULT_PLAYER: &'static str = "alphabeta:eval=knowledge:patterns=built-in";
 
     type Tools = ();
 
