@@ -17,7 +17,7 @@ use anyhow::Context as _;
 use rand::seq::SliceRandom as _;
 use std::io::Write as _;
 use std::path::PathBuf;
-use tmbot::eval::checkers_knowledge::{ending_share, Knowledge};
+use tmbot::eval::checkers_knowledge::Knowledge;
 use tmbot::eval::checkers_patterns::{entries_of, PatternTables, ENTRIES, WINDOWS};
 use tmbot::game::Game;
 
@@ -123,11 +123,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             } = candidate;
             let position = game.position();
             let color = game.side_to_move();
-            let pieces = position.planes().iter().map(|p| p.count_ones()).sum();
+            let (weights_score, share) = knowledge.score_and_share(position, color);
             Example {
-                knowledge: knowledge.score(position, color),
+                knowledge: weights_score,
                 entries: entries_of(position, color),
-                share: ending_share(pieces) as f32,
+                share: share as f32,
                 score,
                 held_out,
             }

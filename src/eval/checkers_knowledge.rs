@@ -440,7 +440,15 @@ pub fn centre_tables(weights: &mut Terms) {
 
 impl Knowledge {
     /// The score of `position` for `color` (hundredths of a man).
+    #[inline]
     pub fn score(&self, position: &Position, color: Color) -> f64 {
+        self.score_and_share(position, color).0
+    }
+
+    /// [`Knowledge::score`] with the share of pieces gone that weighs its ending terms
+    /// ([`ending_share`]).
+    #[inline]
+    pub fn score_and_share(&self, position: &Position, color: Color) -> (f64, f64) {
         let mut sum = Weighted {
             weights: &self.weights,
             sum: 0.0,
@@ -451,7 +459,7 @@ impl Knowledge {
             .patterns
             .as_ref()
             .map_or(0.0, |tables| tables.score_at(position, color, share));
-        sum.sum + share * sum.ending_sum + patterns
+        (sum.sum + share * sum.ending_sum + patterns, share)
     }
 }
 
