@@ -272,11 +272,17 @@ impl ClauseBank {
         &self.head[clause * HEAD_LINES]
     }
 
+    /// The [`HEAD_LINES`] first lines of the include index of `clause` (a long layout's).
+    #[inline]
+    fn head_lines(&self, clause: usize) -> &[IndexLine] {
+        &self.head[clause * HEAD_LINES..(clause + 1) * HEAD_LINES]
+    }
+
     /// The lines of the include index of `clause` (a long layout's) that hold its non-zero
     /// include words: those of its head, then the others.
     #[inline]
     fn index_lines(&self, clause: usize) -> (&[IndexLine], &[IndexLine]) {
-        let head = &self.head[clause * HEAD_LINES..(clause + 1) * HEAD_LINES];
+        let head = self.head_lines(clause);
         let used = (self.first_line(clause).len as usize).div_ceil(LINE);
         let rest = clause * self.rest_stride();
         (
@@ -406,7 +412,7 @@ impl ClauseBank {
         // entries and lines are empty): whether a clause fails in its first line is close
         // to random on some data, and a mispredicted branch costs more than a second line;
         // most clauses that fail do so in the first two.
-        let head = &self.head[clause * HEAD_LINES..(clause + 1) * HEAD_LINES];
+        let head = self.head_lines(clause);
         if violated(&head[0]) | violated(&head[1]) != 0 {
             return false;
         }
@@ -508,7 +514,7 @@ impl ClauseBank {
         #[cfg(target_arch = "x86_64")]
         if clause < self.clauses {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let lines = &self.head[clause * HEAD_LINES..(clause + 1) * HEAD_LINES];
+            let lines = self.head_lines(clause);
             // SAFETY: a prefetch only hints the cache; the addresses are inside the vector.
             unsafe {
                 for line in lines {
@@ -524,11 +530,12 @@ impl ClauseBank {
     /// ([`bitslice::step_clause`]), so only those and the include plane are loaded, with the
     /// head of the clause's include index, which the update rebuilds when the includes
     /// change (on 7x7 Hex about 70 times a sample in the second epoch; loading it ahead made
-    /// the per-class machine's epochs 2-3% faster). A long layout's states (78 lines of 8-bit automata on
-    /// 7x7 Hex) go to the second level, which takes them without holding up the update under
-    /// way (3-7% faster than the first level). A short layout's states are left alone: a bank of them (256 bytes a clause for
-    /// checkers' 8-bit automata) stays in the second-level cache, and the prefetches cost
-    /// more than they save (2% on the coalesced machine, the same per class).
+    /// the epochs 2-3% faster per class, 8-15% coalesced). A long layout's states (78 lines
+    /// of 8-bit automata on 7x7 Hex) go to the second level, which takes them without
+    /// holding up the update under way (3-7% faster than the first level). A short layout's
+    /// states are left alone: a bank of them (256 bytes a clause for checkers' 8-bit
+    /// automata) stays in the second-level cache, and the prefetches cost more than they
+    /// save (2% on the coalesced machine, the same per class).
     #[inline(always)]
     pub fn prefetch(&self, clause: usize) {
         #[cfg(target_arch = "x86_64")]
@@ -547,7 +554,8 @@ impl ClauseBank {
                 .chunks(8)
                 .chain(self.states[include].chunks(8))
                 .map(|line| line.as_ptr().cast());
-            let index = self.head[clause * HEAD_LINES..(clause + 1) * HEAD_LINES]
+            let index = self
+                .head_lines(clause)
                 .iter()
                 .map(|line| (line as *const IndexLine).cast());
             prefetch_lines(states.chain(index));
