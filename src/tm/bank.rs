@@ -68,15 +68,22 @@ struct IndexLine {
 }
 
 /// Asks the CPU to start loading each of `lines` (addresses inside the bank's vectors) into
-/// the second-level cache.
+/// the cache level that `HINT` names (`_MM_HINT_T0` the first, `_MM_HINT_T1` the second).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn prefetch_lines(lines: impl Iterator<Item = *const i8>) {
-    use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T1};
+fn prefetch_lines<const HINT: i32>(lines: impl Iterator<Item = *const i8>) {
+    use std::arch::x86_64::_mm_prefetch;
     for line in lines {
         // SAFETY: a prefetch only hints the cache; the address is inside a live vector.
-        unsafe { _mm_prefetch::<_MM_HINT_T1>(line) };
+        unsafe { _mm_prefetch::<HINT>(line) };
     }
+}
+
+/// The addresses of index lines, for [`prefetch_lines`].
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn line_addresses(lines: &[IndexLine]) -> impl Iterator<Item = *const i8> + '_ {
+    lines.iter().map(|line| (line as *const IndexLine).cast())
 }
 
 /// Which feedback [`ClauseBank::feedback`] applied.
@@ -513,14 +520,8 @@ impl ClauseBank {
     fn prefetch_index(&self, clause: usize) {
         #[cfg(target_arch = "x86_64")]
         if clause < self.clauses {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let lines = self.head_lines(clause);
-            // SAFETY: a prefetch only hints the cache; the addresses are inside the vector.
-            unsafe {
-                for line in lines {
-                    _mm_prefetch::<_MM_HINT_T0>((line as *const IndexLine).cast());
-                }
-            }
+            use std::arch::x86_64::_MM_HINT_T0;
+            prefetch_lines::<_MM_HINT_T0>(line_addresses(self.head_lines(clause)));
         }
     }
 
@@ -540,6 +541,7 @@ impl ClauseBank {
     pub fn prefetch(&self, clause: usize) {
         #[cfg(target_arch = "x86_64")]
         if !self.is_dense() {
+            use std::arch::x86_64::_MM_HINT_T1;
             let words = self.layout.words();
             let base = self.base(clause);
             let low = self.bits.min(bitslice::SETTLING_ABOVE_BITS);
@@ -554,11 +556,8 @@ impl ClauseBank {
                 .chunks(8)
                 .chain(self.states[include].chunks(8))
                 .map(|line| line.as_ptr().cast());
-            let index = self
-                .head_lines(clause)
-                .iter()
-                .map(|line| (line as *const IndexLine).cast());
-            prefetch_lines(states.chain(index));
+            let index = line_addresses(self.head_lines(clause));
+            prefetch_lines::<_MM_HINT_T1>(states.chain(index));
         }
     }
 
