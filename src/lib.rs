@@ -11,6 +11,7 @@
 //! - [`play`]: the match contract: agents, clocks, the referee and game records;
 //! - [`rng`]: the seeded random number generator every random choice comes from.
 
+pub mod build_target;
 pub mod eval;
 pub mod features;
 pub mod game;

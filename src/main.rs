@@ -82,6 +82,7 @@ fn serve<G: ProtocolGame>(game: G, registry: Registry<Engine<G>>, cli: &Cli) -> 
 }
 
 fn main() -> ExitCode {
+    tmbot::build_target::require();
     let cli = Cli::parse();
     match cli.game {
         GameKind::Hex => {

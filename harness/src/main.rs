@@ -110,6 +110,7 @@ fn default_sigpipe() {
 fn default_sigpipe() {}
 
 fn main() {
+    tmbot::build_target::require();
     default_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {

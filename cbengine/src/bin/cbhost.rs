@@ -54,6 +54,7 @@ fn protocol_output() -> io::Result<Box<dyn Write>> {
 }
 
 fn main() -> ExitCode {
+    tmbot::build_target::require();
     let cli = Cli::parse();
     let output = match protocol_output() {
         Ok(output) => output,
