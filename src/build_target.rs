@@ -1,6 +1,6 @@
 //! The processor level the programs are compiled for. On x86-64 the workspace targets
 //! x86-64-v3 (AVX2, BMI1/2, FMA, LZCNT, MOVBE: `.cargo/config.toml`), processors from 2013
-//! (Intel Haswell) and 2015 (AMD Excavator) on; Tsetlin Machine training runs 4-7% faster
+//! (Intel Haswell) and 2015 (AMD Excavator) on; Tsetlin Machine training runs 4-19% faster
 //! than at the baseline level (BENCHMARKS.md). A processor without those features would stop
 //! the program at its first such instruction with a bare "illegal instruction"; [`require`],
 //! called first in every program, says instead which features are missing and how to build
