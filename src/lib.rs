@@ -9,7 +9,11 @@
 //! - [`search`]: greedy, averaging tree, alpha-beta, UCT/MCTS and flat Monte Carlo;
 //! - [`player`]: a search + evaluator + limits built from a spec string;
 //! - [`play`]: the match contract: agents, clocks, the referee and game records;
-//! - [`rng`]: the seeded random number generator every random choice comes from.
+//! - [`protocol`]: the text protocols' line parsing, framing and engine loop (HTP, checkers);
+//! - [`stop`]: the flag that asks a running search to stop early;
+//! - [`rng`]: the seeded random number generator every random choice comes from;
+//! - [`huge_pages`]: large tables asking for 2 MB pages;
+//! - [`build_target`]: the processor level the programs are compiled for, checked first.
 
 pub mod build_target;
 pub mod eval;
