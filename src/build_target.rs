@@ -28,12 +28,8 @@ mod x86 {
     /// operating system saves the AVX registers.
     #[derive(Clone, Copy, Debug)]
     pub(super) struct Cpuid {
-        /// Leaf 1, ECX.
-        pub leaf1_ecx: u32,
-        /// Leaf 7 (sub-leaf 0), EBX; 0 where the processor has no leaf 7.
-        pub leaf7_ebx: u32,
-        /// Leaf 0x8000_0001, ECX; 0 where the processor has no such leaf.
-        pub extended_ecx: u32,
+        /// The feature words, indexed by [`Register`]; a leaf the processor lacks reads 0.
+        pub words: [u32; 3],
         /// XCR0 has the SSE and AVX state bits (the OS saves the 256-bit registers).
         pub avx_state_saved: bool,
     }
@@ -60,9 +56,7 @@ mod x86 {
                 0
             };
             Cpuid {
-                leaf1_ecx,
-                leaf7_ebx,
-                extended_ecx,
+                words: [leaf1_ecx, leaf7_ebx, extended_ecx],
                 avx_state_saved: leaf1_ecx >> OSXSAVE & 1 == 1 && xcr0() & 0b110 == 0b110,
             }
         }
@@ -83,12 +77,12 @@ mod x86 {
         (high as u64) << 32 | low as u64
     }
 
-    /// Where CPUID reports a feature.
+    /// Where CPUID reports a feature: the index of its word in [`Cpuid::words`].
     #[derive(Clone, Copy, Debug)]
     enum Register {
         /// Leaf 1, ECX.
         Ecx1,
-        /// Leaf 7, EBX.
+        /// Leaf 7 (sub-leaf 0), EBX.
         Ebx7,
         /// Leaf 0x8000_0001, ECX.
         EcxExt,
@@ -120,12 +114,7 @@ mod x86 {
         let lacking = FEATURES
             .iter()
             .filter(move |&&(_, compiled, register, bit)| {
-                let word = match register {
-                    Ecx1 => cpuid.leaf1_ecx,
-                    Ebx7 => cpuid.leaf7_ebx,
-                    EcxExt => cpuid.extended_ecx,
-                };
-                compiled && word >> bit & 1 == 0
+                compiled && cpuid.words[register as usize] >> bit & 1 == 0
             })
             .map(|&(name, ..)| name);
         let state = (cfg!(target_feature = "avx") && !cpuid.avx_state_saved)
@@ -158,9 +147,7 @@ mod x86 {
 
         fn with(leaf1_ecx: u32, leaf7_ebx: u32, extended_ecx: u32, saved: bool) -> Cpuid {
             Cpuid {
-                leaf1_ecx,
-                leaf7_ebx,
-                extended_ecx,
+                words: [leaf1_ecx, leaf7_ebx, extended_ecx],
                 avx_state_saved: saved,
             }
         }
@@ -208,11 +195,8 @@ mod x86 {
             // One feature present at a time: exactly the others are missing.
             for (name, compiled, register, bit) in FEATURES.iter().copied().filter(|f| f.1) {
                 assert!(compiled);
-                let cpuid = match register {
-                    Ecx1 => with(1 << bit, 0, 0, true),
-                    Ebx7 => with(0, 1 << bit, 0, true),
-                    EcxExt => with(0, 0, 1 << bit, true),
-                };
+                let mut cpuid = with(0, 0, 0, true);
+                cpuid.words[register as usize] = 1 << bit;
                 let missing: Vec<_> = missing(&cpuid).collect();
                 assert!(!missing.contains(&name), "{name} reported missing");
                 assert_eq!(missing.len(), compiled_in().len() - 1, "{name}");
